@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+# lockhog: finds expensive work done while a lock is held.
+#
+#   make scan    build, then scan mm/ of Debian's linux-source-6.1
+#   make check   build, then run every test
+#   make bench   plugin overhead on a kbuild of mm/
+#
+# See README.md.
+
+CC       ?= gcc
+CXX      ?= g++
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare
+PLUGINDIR := $(shell $(CC) -print-file-name=plugin)
+PYTHON   := /usr/bin/python3
+
+BUILD    := build
+CORE_SRC := $(wildcard core/*.c)
+CORE_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
+CORE_LIB := $(BUILD)/libhog.a
+PLUGIN_SRC := $(wildcard plugin/*.c)
+PLUGIN_OBJ := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(PLUGIN_SRC))
+PLUGIN   := $(BUILD)/lockhog.so
+CMD_SRC  := $(wildcard cmd/*.c)
+CMD_OBJ  := $(patsubst cmd/%.c,$(BUILD)/cmd/%.o,$(CMD_SRC))
+LOCKHOG  := $(BUILD)/lockhog
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+LIBS     := -ljansson -lelf
+
+# Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
+KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
+
+.PHONY: all clean deps scan check bench unit kernel-tree
+all: $(PLUGIN) $(LOCKHOG)
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/core/%.o: core/%.c $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -fPIC -std=gnu11 -c $< -o $@
+
+$(CORE_LIB): $(CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) -fPIC -fno-rtti -fno-exceptions -std=gnu++17 -Wall \
+		-Wno-unused-parameter -Wno-format-diag \
+		-I$(PLUGINDIR)/include -x c++ -c $< -o $@
+
+$(PLUGIN): $(PLUGIN_OBJ) $(CORE_LIB)
+	$(CXX) -shared -o $@ $(PLUGIN_OBJ) $(CORE_LIB)
+
+$(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -c $< -o $@
+
+$(LOCKHOG): $(CMD_OBJ) $(CORE_LIB)
+	$(CC) -o $@ $(CMD_OBJ) $(CORE_LIB) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wall -std=gnu11 -Icore -o $@ $< $(CORE_LIB) -lcmocka $(LIBS)
+
+unit: $(UNIT_BIN)
+
+kernel-tree:
+	@scripts/kernel-tree.sh $(KDIR)
+
+scan: deps all kernel-tree
+	$(LOCKHOG) scan --kernel $(KDIR) mm/
+
+check: deps all unit kernel-tree
+	@KDIR=$(KDIR) tests/run.sh
+
+bench: deps all kernel-tree
+	@KDIR=$(KDIR) scripts/bench.sh
+
+clean:
+	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests \
+		$(CORE_LIB) $(PLUGIN) $(LOCKHOG)

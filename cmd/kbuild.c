@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Driving kbuild: a scan is a kernel build with the plugin in KCFLAGS.
+ * kbuild records each object's command line, so a new plugin or rules
+ * file (a new tag) rebuilds what it must and nothing else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "lockhog.h"
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+void kbuild_check_tree(const char *dir)
+{
+	static const char *const need[] = { "Makefile", "Kconfig", "scripts/kconfig",
+					    "arch", "include/linux" };
+	unsigned i;
+
+	if (!dir || !*dir)
+		die("--kernel needs a directory");
+	if (!is_dir(dir)) {
+		if (access(dir, F_OK))
+			die("%s: no such directory", dir);
+		die("%s: not a directory", dir);
+	}
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		char *p = hog_xasprintf("%s/%s", dir, need[i]);
+		int ok = !access(p, F_OK);
+
+		free(p);
+		if (!ok)
+			die("%s: not a kernel tree (no %s)", dir, need[i]);
+	}
+}
+
+/* Runs argv with output to log; returns the exit status. */
+static int run_logged(char *const argv[], const char *log, int verbose)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		if (!verbose && log) {
+			FILE *f = freopen(log, "a", stdout);
+
+			if (!f)
+				_exit(127);
+			dup2(fileno(stdout), 2);
+		} else {
+			dup2(2, 1);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "lockhog: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		die("waitpid: %s", strerror(errno));
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* The last line of the log that says what went wrong. */
+static char *log_error(const char *log)
+{
+	FILE *f = fopen(log, "r");
+	char line[1024], best[1024] = "";
+
+	if (!f)
+		return hog_xstrdup("see the build log");
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (strstr(line, "error") || strstr(line, "Error") || strstr(line, "***"))
+			snprintf(best, sizeof(best), "%s", line);
+	}
+	fclose(f);
+	return hog_xstrdup(*best ? best : "see the build log");
+}
+
+static char *log_path(struct kbuild *k)
+{
+	return hog_xasprintf("%s/.lockhog-build.log", k->dir);
+}
+
+void kbuild_configure(struct kbuild *k)
+{
+	/* what the analysis needs on top of defconfig: memcg and its kmem accounting */
+	static const char *const opts[] = { "CGROUPS", "MEMCG", "MEMCG_KMEM", "NUMA", "SMP" };
+	char *cfg = hog_xasprintf("%s/.config", k->dir);
+	char *log = log_path(k);
+	char *argv[16];
+	unsigned i;
+	int rc;
+
+	if (is_file(cfg)) {
+		free(cfg);
+		free(log);
+		return;
+	}
+	unlink(log);
+	fprintf(stderr, "lockhog: %s has no .config: make defconfig, then %s", k->dir, "MEMCG");
+	fputc('\n', stderr);
+	argv[0] = "make";
+	argv[1] = "-C";
+	argv[2] = (char *)k->dir;
+	argv[3] = "defconfig";
+	argv[4] = NULL;
+	rc = run_logged(argv, log, k->verbose);
+	if (rc || !is_file(cfg)) {
+		char *why = log_error(log);
+
+		die("%s: make defconfig failed: %s", k->dir, why);
+	}
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char *sc = hog_xasprintf("%s/scripts/config", k->dir);
+
+		argv[0] = sc;
+		argv[1] = "--file";
+		argv[2] = cfg;
+		argv[3] = "-e";
+		argv[4] = (char *)opts[i];
+		argv[5] = NULL;
+		rc = run_logged(argv, log, k->verbose);
+		free(sc);
+		if (rc)
+			die("%s: scripts/config -e %s failed", k->dir, opts[i]);
+	}
+	argv[0] = "make";
+	argv[1] = "-C";
+	argv[2] = (char *)k->dir;
+	argv[3] = "olddefconfig";
+	argv[4] = NULL;
+	if (run_logged(argv, log, k->verbose)) {
+		char *why = log_error(log);
+
+		unlink(cfg);
+		die("%s: make olddefconfig failed: %s", k->dir, why);
+	}
+	free(cfg);
+	free(log);
+}
+
+char *kbuild_target(const char *dir, const char *path, int *isdir)
+{
+	char *p = hog_xstrdup(path), *full, *t;
+	size_t l;
+
+	while (p[0] == '.' && p[1] == '/')
+		memmove(p, p + 2, strlen(p + 2) + 1);
+	l = strlen(p);
+	while (l > 1 && p[l - 1] == '/')
+		p[--l] = 0;
+	if (p[0] == '/' || strstr(p, ".."))
+		die("%s: give paths relative to the kernel tree", path);
+	full = hog_xasprintf("%s/%s", dir, p);
+	*isdir = 0;
+	if (is_dir(full)) {
+		*isdir = 1;
+		t = hog_xasprintf("%s/", p);
+	} else if (l > 2 && !strcmp(p + l - 2, ".c") && is_file(full)) {
+		p[l - 1] = 'o';
+		t = hog_xstrdup(p);
+	} else if (l > 2 && !strcmp(p + l - 2, ".o")) {
+		char *c = hog_xasprintf("%s/%.*s.c", dir, (int)(l - 2), p);
+
+		if (!is_file(c))
+			die("%s: no source %s.c for it", path, p);
+		free(c);
+		t = hog_xstrdup(p);
+	} else {
+		die("%s: not a directory or C file in %s", path, dir);
+	}
+	free(full);
+	free(p);
+	return t;
+}
+
+void kbuild_build(struct kbuild *k, const char *const *targets, int n)
+{
+	char *tag = tools_tag(k->tools);
+	char *user = getenv("KCFLAGS");
+	char *kcflags = hog_xasprintf("KCFLAGS=%s%s-fplugin=%s -fplugin-arg-lockhog-rules=%s "
+				      "-fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-tag=%s%s%s",
+				      user ? user : "", user ? " " : "", k->tools->plugin,
+				      k->tools->rules, tag, k->extra_cflags ? " " : "",
+				      k->extra_cflags ? k->extra_cflags : "");
+	char *jobs = hog_xasprintf("-j%d", k->jobs > 0 ? k->jobs : 1);
+	char *log = log_path(k);
+	char **argv = hog_xcalloc(n + 8, sizeof(*argv));
+	int i, a = 0, rc;
+
+	if (access(k->tools->plugin, R_OK))
+		die("%s: plugin not found (run make first)", k->tools->plugin);
+	unlink(log);
+	argv[a++] = "make";
+	argv[a++] = "-C";
+	argv[a++] = (char *)k->dir;
+	argv[a++] = jobs;
+	argv[a++] = kcflags;
+	for (i = 0; i < n; i++)
+		argv[a++] = (char *)targets[i];
+	argv[a] = NULL;
+	rc = run_logged(argv, log, k->verbose);
+	if (rc) {
+		char *why = log_error(log);
+
+		die("%s: kbuild failed (%s); log in %s", k->dir, why, log);
+	}
+	free(argv);
+	free(log);
+	free(jobs);
+	free(kcflags);
+	free(tag);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The lockhog command: shared declarations. */
+#ifndef LOCKHOG_CMD_H
+#define LOCKHOG_CMD_H
+
+#include "../core/analysis.h"
+#include "../core/report.h"
+
+#define LOCKHOG_VERSION "0.1"
+
+/* Exit codes: 0 fine, 1 findings at or above --fail-on, 2 error. */
+#define EXIT_FINDINGS 1
+#define EXIT_ERROR 2
+
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Where the plugin and rules live (next to the binary unless overridden). */
+struct tools {
+	char *plugin;
+	char *rules;
+};
+void tools_locate(struct tools *t, const char *plugin, const char *rules);
+/* A short hash of the plugin and rules, so kbuild rebuilds when they change. */
+char *tools_tag(const struct tools *t);
+
+/* objects.c: .lockhog sections */
+struct objset {
+	struct hog_vec paths;	/* char * */
+};
+/* Adds FILE.o, or every object below DIR. */
+void objset_add(struct objset *s, const char *path);
+/*
+ * Reads every object's section into prog; objects without one are
+ * skipped and counted.  Returns the number of modules loaded.
+ */
+int objset_load(struct objset *s, struct hog_prog *prog, struct hog_strtab *strs,
+		int *skipped);
+/* The .lockhog payload of one object, or NULL (no section, not ELF). */
+char *object_section(const char *path, size_t *len, char **err);
+
+/* kbuild.c */
+struct kbuild {
+	const char *dir;	/* kernel tree */
+	int jobs;
+	int verbose;
+	const struct tools *tools;
+	const char *extra_cflags;
+};
+/* Checks that dir is a kernel tree; dies with a one-line message if not. */
+void kbuild_check_tree(const char *dir);
+/* Configures the tree if it has no .config: defconfig plus what the analysis needs. */
+void kbuild_configure(struct kbuild *k);
+/* Builds the given targets with the plugin loaded. */
+void kbuild_build(struct kbuild *k, const char *const *targets, int n);
+/* "mm" -> "mm/", "mm/x.c" -> "mm/x.o"; dies if it is not in the tree. */
+char *kbuild_target(const char *dir, const char *path, int *is_dir);
+
+/* commands */
+int cmd_scan(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+
+/* Shared by scan and report: rules, program, output. */
+struct output {
+	enum hog_format fmt;
+	const char *out;
+	enum hog_sev min_sev;
+	int fail_on;		/* -1: never fail */
+	const char *scope;
+	const char *srcroot;
+};
+struct hog_rules *load_rules(struct hog_strtab *strs, const char *path);
+int emit(struct hog_prog *prog, const struct output *o);
+int parse_sev(const char *s);
+
+#endif

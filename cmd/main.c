@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockhog: finds expensive work done while a lock is held.
+ *
+ *   lockhog scan   --kernel DIR [PATH...]   kbuild with the plugin, then report
+ *   lockhog report OBJ|DIR...               report from objects already built
+ *   lockhog rules  [--check|--list KIND]    the rules catalogue
+ *   lockhog dump   OBJ                      the IR stored in an object
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <unistd.h>
+#include <limits.h>
+#include "lockhog.h"
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lockhog: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_ERROR);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lockhog: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static char *self_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return hog_xstrdup(".");
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = 0;
+	return hog_xstrdup(buf);
+}
+
+static char *first_existing(const char *a, const char *b)
+{
+	if (!access(a, R_OK))
+		return hog_xstrdup(a);
+	return hog_xstrdup(b);
+}
+
+void tools_locate(struct tools *t, const char *plugin, const char *rules)
+{
+	char *dir = self_dir();
+	char *p1 = hog_xasprintf("%s/lockhog.so", dir);
+	char *p2 = hog_xasprintf("%s/../lib/lockhog/lockhog.so", dir);
+	char *r1 = hog_xasprintf("%s/../rules/kernel.rules", dir);
+	char *r2 = hog_xasprintf("%s/../share/lockhog/kernel.rules", dir);
+
+	if (!plugin)
+		plugin = getenv("LOCKHOG_PLUGIN");
+	if (!rules)
+		rules = getenv("LOCKHOG_RULES");
+	t->plugin = plugin ? hog_xstrdup(plugin) : first_existing(p1, p2);
+	t->rules = rules ? hog_xstrdup(rules) : first_existing(r1, r2);
+	/* kbuild runs the compiler from the tree: paths must be absolute */
+	{
+		char buf[PATH_MAX];
+
+		if (realpath(t->plugin, buf)) {
+			free(t->plugin);
+			t->plugin = hog_xstrdup(buf);
+		}
+		if (realpath(t->rules, buf)) {
+			free(t->rules);
+			t->rules = hog_xstrdup(buf);
+		}
+	}
+	free(dir);
+	free(p1);
+	free(p2);
+	free(r1);
+	free(r2);
+}
+
+static unsigned long long hash_file(const char *path, unsigned long long h)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return h;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		h = hog_hash64(buf, n, h);
+	fclose(f);
+	return h;
+}
+
+char *tools_tag(const struct tools *t)
+{
+	unsigned long long h = hash_file(t->plugin, 0);
+
+	h = hash_file(t->rules, h);
+	return hog_xasprintf("%012llx", h & 0xffffffffffffULL);
+}
+
+int parse_sev(const char *s)
+{
+	if (!strcmp(s, "note"))
+		return HS_NOTE;
+	if (!strcmp(s, "warning"))
+		return HS_WARNING;
+	if (!strcmp(s, "error"))
+		return HS_ERROR;
+	if (!strcmp(s, "none"))
+		return -1;
+	die("bad severity '%s' (note, warning, error or none)", s);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: lockhog COMMAND [OPTIONS]\n"
+	      "\n"
+	      "  scan --kernel DIR [--format text|json|sarif] [--out FILE] [PATH...]\n"
+	      "        build PATHs of a kernel tree with the plugin and report the findings\n"
+	      "  report [--format ...] [--out FILE] OBJ|DIR...\n"
+	      "        report from objects built earlier with the plugin\n"
+	      "  rules [--rules FILE] [--check | --list KIND]\n"
+	      "        check the rules catalogue or list its names (for the cocci generator)\n"
+	      "  summary [--tu FILE.c] --function NAME... OBJ|DIR...\n"
+	      "        what the analysis concluded about functions (for triage)\n"
+	      "  dump OBJ\n"
+	      "        print the intermediate form an object carries\n"
+	      "\n"
+	      "Run 'lockhog COMMAND --help' for a command's options.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("lockhog %s\n", LOCKHOG_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "scan"))
+		return cmd_scan(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "rules"))
+		return cmd_rules(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "summary"))
+		return cmd_summary(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_dump(argc - 1, argv + 1);
+	die("unknown command '%s' (try 'lockhog --help')", argv[1]);
+}

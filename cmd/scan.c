@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lockhog scan, report, rules and dump. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <getopt.h>
+#include <unistd.h>
+#include <limits.h>
+#include <jansson.h>
+#include "lockhog.h"
+
+struct hog_rules *load_rules(struct hog_strtab *strs, const char *path)
+{
+	struct hog_rules *r = hog_rules_new(strs);
+	char *err = NULL;
+
+	if (hog_rules_load(r, path, &err))
+		die("%s", err);
+	return r;
+}
+
+int emit(struct hog_prog *prog, const struct output *o)
+{
+	int n = hog_prog_nfindings(prog), i, worst = -1;
+	struct hog_report_item *items = hog_xcalloc(n + 1, sizeof(*items));
+	struct hog_report_opts ro = {
+		.min_sev = o->min_sev,
+		.srcroot = o->srcroot,
+		.tool_version = LOCKHOG_VERSION,
+		.scope = o->scope,
+	};
+	struct hog_buf b = { 0 };
+	char *err = NULL;
+
+	for (i = 0; i < n; i++) {
+		items[i].f = hog_prog_finding(prog, i);
+		if ((int)items[i].f->sev > worst)
+			worst = items[i].f->sev;
+	}
+	if (hog_report(items, n, &ro, o->fmt, &b, &err))
+		die("%s", err);
+	if (o->out) {
+		if (hog_write_file_atomic(o->out, b.s ? b.s : "", b.len))
+			die("%s: %s", o->out, strerror(errno));
+	} else if (b.len) {
+		fwrite(b.s, 1, b.len, stdout);
+	}
+	hog_buf_free(&b);
+	free(items);
+	return o->fail_on >= 0 && worst >= o->fail_on ? EXIT_FINDINGS : 0;
+}
+
+enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN };
+
+static const struct option scan_opts[] = {
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "min-severity", required_argument, NULL, OPT_MIN },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "plugin", required_argument, NULL, OPT_PLUGIN },
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+static void scan_usage(FILE *f)
+{
+	fputs("usage: lockhog scan --kernel DIR [options] [PATH...]\n"
+	      "  Builds PATHs (directories or .c files of the tree; default: the whole\n"
+	      "  kernel) with the lockhog plugin and reports what runs under locks.\n"
+	      "  A tree without .config is configured: defconfig plus MEMCG.\n"
+	      "\n"
+	      "  --format text|json|sarif   output format (text)\n"
+	      "  --out FILE                 write there instead of stdout\n"
+	      "  --all                      text: show notes too (same as --min-severity note)\n"
+	      "  --min-severity SEV         text: hide findings below SEV (warning)\n"
+	      "  --fail-on SEV              exit 1 if a finding is at or above SEV (none)\n"
+	      "  --jobs N                   parallel kbuild jobs (all CPUs)\n"
+	      "  --verbose                  show kbuild's output\n"
+	      "  --plugin FILE, --rules FILE  override the plugin and catalogue\n", f);
+}
+
+static int common_opt(int c, const char *arg, struct output *o, const char **plugin,
+		      const char **rules)
+{
+	int v;
+
+	switch (c) {
+	case 'f':
+		v = hog_format_parse(arg);
+		if (v < 0)
+			die("unknown format '%s' (text, json or sarif)", arg);
+		o->fmt = v;
+		return 1;
+	case 'o':
+		o->out = arg;
+		return 1;
+	case OPT_ALL:
+		o->min_sev = HS_NOTE;
+		return 1;
+	case OPT_MIN:
+		v = parse_sev(arg);
+		o->min_sev = v < 0 ? HS_ERROR + 1 : v;
+		return 1;
+	case OPT_FAIL_ON:
+		o->fail_on = parse_sev(arg);
+		return 1;
+	case OPT_PLUGIN:
+		*plugin = arg;
+		return 1;
+	case OPT_RULES:
+		*rules = arg;
+		return 1;
+	}
+	return 0;
+}
+
+static char *abspath(const char *p)
+{
+	char buf[PATH_MAX];
+
+	return realpath(p, buf) ? hog_xstrdup(buf) : hog_xstrdup(p);
+}
+
+int cmd_scan(int argc, char **argv)
+{
+	struct output o = { .fmt = HOG_FMT_TEXT, .min_sev = HS_WARNING, .fail_on = -1 };
+	struct kbuild k = { 0 };
+	struct tools t;
+	struct objset objs = { 0 };
+	const char *plugin = NULL, *rules = NULL, *dir = NULL;
+	struct hog_strtab *strs;
+	struct hog_rules *r;
+	struct hog_prog *prog;
+	struct hog_buf scope = { 0 };
+	const char **targets;
+	int c, i, ntargets = 0, skipped, loaded, rc;
+
+	k.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "k:f:o:j:vh", scan_opts, NULL)) != -1) {
+		if (common_opt(c, optarg, &o, &plugin, &rules))
+			continue;
+		switch (c) {
+		case 'k':
+			dir = optarg;
+			break;
+		case 'j':
+			k.jobs = atoi(optarg);
+			if (k.jobs < 1)
+				die("--jobs needs a positive number");
+			break;
+		case 'v':
+			k.verbose = 1;
+			break;
+		case 'h':
+			scan_usage(stdout);
+			return 0;
+		default:
+			scan_usage(stderr);
+			return EXIT_ERROR;
+		}
+	}
+	if (!dir)
+		die("scan needs --kernel DIR");
+	kbuild_check_tree(dir);
+	tools_locate(&t, plugin, rules);
+	strs = hog_strtab_new();
+	r = load_rules(strs, t.rules);	/* a bad catalogue fails here, before any build */
+	k.dir = dir;
+	k.tools = &t;
+	kbuild_configure(&k);
+
+	targets = hog_xcalloc(argc + 1, sizeof(*targets));
+	for (i = optind; i < argc; i++) {
+		int isdir;
+
+		targets[ntargets++] = kbuild_target(dir, argv[i], &isdir);
+		if (scope.len)
+			hog_buf_add(&scope, " ");
+		hog_buf_add(&scope, targets[ntargets - 1]);
+	}
+	kbuild_build(&k, targets, ntargets);
+	if (!ntargets) {
+		objset_add(&objs, dir);
+		hog_buf_add(&scope, dir);
+	}
+	for (i = 0; i < ntargets; i++) {
+		char *p = hog_xasprintf("%s/%s", dir, targets[i]);
+
+		objset_add(&objs, p);
+		free(p);
+	}
+	prog = hog_prog_new(strs, r);
+	loaded = objset_load(&objs, prog, strs, &skipped);
+	if (!loaded)
+		die("%s: no object carries lockhog's analysis (was the plugin loaded?)",
+		    scope.s ? scope.s : dir);
+	hog_prog_solve(prog);
+	o.scope = scope.s;
+	o.srcroot = abspath(dir);
+	rc = emit(prog, &o);
+	hog_prog_free(prog);
+	return rc;
+}
+
+static const struct option report_opts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "min-severity", required_argument, NULL, OPT_MIN },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "srcroot", required_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+int cmd_report(int argc, char **argv)
+{
+	struct output o = { .fmt = HOG_FMT_TEXT, .min_sev = HS_WARNING, .fail_on = -1 };
+	struct objset objs = { 0 };
+	struct tools t;
+	const char *plugin = NULL, *rules = NULL;
+	struct hog_strtab *strs;
+	struct hog_prog *prog;
+	int c, i, skipped, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:s:h", report_opts, NULL)) != -1) {
+		if (common_opt(c, optarg, &o, &plugin, &rules))
+			continue;
+		if (c == 's') {
+			o.srcroot = optarg;
+			continue;
+		}
+		if (c == 'h') {
+			fputs("usage: lockhog report [--format text|json|sarif] [--out FILE] [--all]\n"
+			      "                      [--fail-on SEV] [--srcroot DIR] OBJ|DIR...\n", stdout);
+			return 0;
+		}
+		return EXIT_ERROR;
+	}
+	if (optind >= argc)
+		die("report needs objects or directories");
+	tools_locate(&t, plugin, rules);
+	strs = hog_strtab_new();
+	prog = hog_prog_new(strs, load_rules(strs, t.rules));
+	for (i = optind; i < argc; i++)
+		objset_add(&objs, argv[i]);
+	if (!objset_load(&objs, prog, strs, &skipped))
+		die("no object carries lockhog's analysis (was the plugin loaded?)");
+	hog_prog_solve(prog);
+	o.scope = argc - optind == 1 ? argv[optind] : "objects";
+	rc = emit(prog, &o);
+	hog_prog_free(prog);
+	return rc;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	size_t len = 0;
+	char *err = NULL, *text;
+
+	if (argc != 2)
+		die("usage: lockhog dump OBJ");
+	text = object_section(argv[1], &len, &err);
+	if (!text)
+		die("%s", err ? err : hog_xasprintf("%s: no .lockhog section", argv[1]));
+	fwrite(text, 1, len, stdout);
+	free(text);
+	return 0;
+}
+
+/* ---- rules ---- */
+
+static json_t *rule_json(const struct hog_rule *x)
+{
+	json_t *o = json_pack("{s:s,s:s,s:s,s:i}", "kind", hog_rule_kind_name(x->kind),
+			      "name", x->name, "file", x->file, "line", x->line);
+	static const char *const lops[] = { "acquire", "release", "trylock" };
+	static const char *const iops[] = { "none", "save", "restore", "disable", "enable" };
+
+	if (x->kind == HR_LOCK) {
+		json_object_set_new(o, "op", json_string(lops[x->op]));
+		json_object_set_new(o, "lock_kind", json_string(x->lock_kind));
+		json_object_set_new(o, "irq", json_string(iops[x->irq]));
+		json_object_set_new(o, "sleeping", json_boolean(x->sleeping));
+	}
+	if (x->kind == HR_IRQ)
+		json_object_set_new(o, "op", json_string(iops[x->op]));
+	if (x->arg >= 0)
+		json_object_set_new(o, "arg", json_integer(x->arg));
+	if (x->flags >= 0)
+		json_object_set_new(o, "flags_arg", json_integer(x->flags));
+	if (x->cls)
+		json_object_set_new(o, "class", json_string(x->cls));
+	if (x->reason)
+		json_object_set_new(o, "reason", json_string(x->reason));
+	if (x->when.arg >= 0)
+		json_object_set_new(o, "when", json_pack("{s:i,s:s#,s:I}", "arg", x->when.arg,
+							 "op", &x->when.op, 1,
+							 "value", (json_int_t)x->when.val));
+	return o;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rules", required_argument, NULL, OPT_RULES },
+		{ "check", no_argument, NULL, 'c' },
+		{ "list", required_argument, NULL, 'l' },
+		{ "op", required_argument, NULL, 'p' },
+		{ "class", required_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *rules = NULL, *list = NULL, *op = NULL, *cls = NULL;
+	int c, i, json = 0;
+	struct tools t;
+	struct hog_strtab *strs;
+	struct hog_rules *r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_RULES:
+			rules = optarg;
+			break;
+		case 'c':
+			break;
+		case 'l':
+			list = optarg;
+			break;
+		case 'p':
+			op = optarg;
+			break;
+		case 'C':
+			cls = optarg;
+			break;
+		case 'J':
+			json = 1;
+			break;
+		case 'h':
+			fputs("usage: lockhog rules [--rules FILE] [--check]\n"
+			      "       lockhog rules --list KIND [--op OP] [--class CLASS]\n"
+			      "       lockhog rules --json\n", stdout);
+			return 0;
+		default:
+			return EXIT_ERROR;
+		}
+	}
+	tools_locate(&t, NULL, rules);
+	strs = hog_strtab_new();
+	r = load_rules(strs, t.rules);
+	if (json) {
+		json_t *a = json_array();
+		char *s;
+
+		for (i = 0; i < r->all.n; i++)
+			json_array_append_new(a, rule_json(r->all.v[i]));
+		s = json_dumps(a, JSON_INDENT(1));
+		puts(s);
+		free(s);
+		json_decref(a);
+		return 0;
+	}
+	if (list) {
+		for (i = 0; i < r->all.n; i++) {
+			const struct hog_rule *x = r->all.v[i];
+			json_t *o;
+			const char *xop = NULL;
+
+			if (strcmp(hog_rule_kind_name(x->kind), list))
+				continue;
+			if (cls && (!x->cls || strcmp(x->cls, cls)))
+				continue;
+			if (op) {
+				o = rule_json(x);
+				xop = json_string_value(json_object_get(o, "op"));
+				if (!xop || strcmp(xop, op)) {
+					json_decref(o);
+					continue;
+				}
+				json_decref(o);
+			}
+			puts(x->name);
+		}
+		return 0;
+	}
+	printf("%s: %d rules, loop bound %lld, chains up to %d calls\n", t.rules, r->all.n,
+	       r->loop.max_bound, r->loop.max_chain);
+	return 0;
+}
+
+/* ---- summary: what the analysis concluded about functions ---- */
+
+static void print_summary(const char *name, const struct hog_summary *s)
+{
+	int i, j;
+
+	printf("%s (%s):%s%s\n", name, s->fn ? s->fn->file : "?",
+	       s->trivial ? " trivial" : "", s->incomplete ? " incomplete" : "");
+	for (i = 0; i < s->nacq; i++)
+		printf("  acquires %s [%s%s]\n", s->acq[i].expr ? s->acq[i].expr : "?",
+		       s->acq[i].cls ? s->acq[i].cls : "?",
+		       s->acq[i].cond ? ", iff it returns non-zero" : "");
+	for (i = 0; i < s->nrel; i++)
+		printf("  releases %s\n", s->rel[i]);
+	for (i = 0; i < s->nbrk; i++)
+		printf("  breaks %s\n", s->brk[i]);
+	if (s->irq_exit)
+		printf("  irq at exit %d\n", s->irq_exit);
+	if (s->preempt_delta)
+		printf("  preempt %+d\n", s->preempt_delta);
+	if (s->ret_addr)
+		printf("  returns %s\n", s->ret_addr);
+	for (i = 0; i < s->natomic; i++)
+		printf("  atomic on %s\n", s->atomic[i]);
+	if (s->self)
+		printf("  is costly: %s\n", s->self->cls);
+	for (i = 0; i < s->ncost; i++) {
+		const struct hog_cost *c = &s->cost[i];
+
+		printf("  cost %s %s via", hog_kind_name(c->kind), c->cls);
+		for (j = 0; j < c->nchain; j++)
+			printf(" %s:%d", c->chain[j].func, c->chain[j].line);
+		printf(" -> %s%s%s", c->callee ? c->callee : "-", c->irqs_off ? " irqs-off" : "",
+		       c->irq_on ? " irq-on" : "");
+		for (j = 0; j < c->nrel; j++)
+			printf(" rel=%s", c->rel[j]);
+		for (j = 0; j < c->nbreak; j++)
+			printf(" brk=%s", c->brk[j]);
+		if (c->when.arg >= 0)
+			printf(" when arg%d%c%lld", c->when.arg, c->when.op, c->when.val);
+		printf("\n");
+	}
+}
+
+int cmd_summary(int argc, char **argv)
+{
+	struct objset objs = { 0 };
+	struct tools t;
+	struct hog_strtab *strs;
+	struct hog_prog *prog;
+	const char *tu = NULL;
+	int i, skipped, nf = 0;
+	const char *funcs[64];
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--function") && i + 1 < argc && nf < 64)
+			funcs[nf++] = argv[++i];
+		else if (!strcmp(argv[i], "--tu") && i + 1 < argc)
+			tu = argv[++i];
+		else
+			objset_add(&objs, argv[i]);
+	}
+	if (!nf || !objs.paths.n)
+		die("usage: lockhog summary [--tu FILE.c] --function NAME... OBJ|DIR...");
+	tools_locate(&t, NULL, NULL);
+	strs = hog_strtab_new();
+	prog = hog_prog_new(strs, load_rules(strs, t.rules));
+	objset_load(&objs, prog, strs, &skipped);
+	hog_prog_solve(prog);
+	for (i = 0; i < nf; i++) {
+		const struct hog_summary *s = hog_prog_summary(prog, tu, funcs[i]);
+
+		if (!s)
+			printf("%s: no summary\n", funcs[i]);
+		else
+			print_summary(funcs[i], s);
+	}
+	return 0;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analysis: lock state over each function's CFG, summaries composed
+ * bottom-up over the call graph, and findings where costly work runs
+ * with a lock held, IRQs off or preemption off.
+ */
+#ifndef HOG_ANALYSIS_H
+#define HOG_ANALYSIS_H
+
+#include "ir.h"
+#include "rules.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hog_kind {
+	HK_CALL,	/* a costly callee */
+	HK_LOOP,	/* a long data-dependent loop */
+	HK_SLEEP,	/* a call that may sleep */
+	HK_ATOMIC,	/* an atomic RMW on one global cache line */
+};
+
+enum hog_sev { HS_NOTE, HS_WARNING, HS_ERROR };
+
+/* One step of a call chain: a function and the line in it. */
+struct hog_step {
+	const char *func;
+	const char *file;
+	int line, col;
+};
+
+/*
+ * A cost a function incurs, as its callers see it.  chain[0] is this
+ * function at the call (or loop) that leads to the cost; the last step
+ * is the function holding the costly call or loop, at its line.
+ */
+struct hog_cost {
+	enum hog_kind kind;
+	const char *cls;
+	const char *reason;
+	const char *callee;	/* costly callee; for loops the heaviest call in the body */
+	int listed;		/* named by the rules catalogue */
+	int nchain;
+	struct hog_step *chain;
+	int nrel;		/* locks held on entry given up before the cost */
+	const char **rel;
+	int nbreak;		/* loops: locks given up inside the loop */
+	const char **brk;
+	int irqs_off;		/* IRQs are off at the cost, inside the chain */
+	int irq_on;		/* IRQs were turned back on inside the chain */
+	const char *inner;	/* a lock taken inside the chain and held at the cost */
+	struct hog_when when;	/* applies only if this holds for the arguments */
+};
+
+/* A lock a function leaves held (acquires) for its caller. */
+struct hog_lockfx {
+	const char *expr;	/* in the function's terms: $N..., @g..., $R... */
+	const char *cls;
+	const char *kind;
+	int sleeping;
+	int irqsave;
+	int cond;		/* 0 always; 1 iff it returns non-zero */
+};
+
+struct hog_summary {
+	const struct hog_func *fn;
+	int nacq;
+	struct hog_lockfx *acq;
+	int nrel;
+	const char **rel;	/* entry locks it gives up */
+	int nbrk;
+	const char **brk;	/* entry locks it gives up and takes again */
+	int irq_exit;		/* HOG_IRQ_* or HOG_IRQ_PARAM + n */
+	int preempt_delta;
+	const char *ret_addr;	/* returns this address, in its terms */
+	int ret_zero;		/* always returns 0 (1) or never (2): static inline stubs */
+	int natomic;
+	const char **atomic;	/* atomic RMW targets reachable through its parameters */
+	int has_atomic;		/* any atomic RMW at all */
+	int ncost;
+	struct hog_cost *cost;
+	struct hog_cost *self;	/* a cost the function is, inferred (hier-atomic) */
+	int trivial;		/* no unbounded loops, no non-trivial calls */
+	int incomplete;		/* the analysis gave up somewhere in it */
+};
+
+#define HOG_IRQ_CALLER 0
+#define HOG_IRQ_OFF 1
+#define HOG_IRQ_ON 2
+#define HOG_IRQ_PARAM 16
+
+/* A lock held at the place a finding points to. */
+struct hog_lockref {
+	const char *name;	/* "zone->lock", "IRQs off", "preemption off" */
+	const char *cls;	/* "zone.lock"; NULL for IRQs and preemption */
+	const char *kind;	/* spin, local, ..., irq, preempt */
+	int sleeping;
+	int line;		/* where it was taken */
+};
+
+/* One way a lock holder reaches the costly site. */
+struct hog_path {
+	const char *holder;
+	const char *file;	/* of the holder's call or loop */
+	int line, col;
+	int nchain;
+	struct hog_step *chain;
+	int irqs_off;
+	struct hog_lockref lock;
+	char fingerprint[17];	/* of this way to the site: holder and lock */
+};
+
+struct hog_finding {
+	enum hog_kind kind;
+	enum hog_sev sev;
+	const char *cls;
+	const char *reason;
+	const char *callee;
+	const char *site_func;	/* function holding the costly call or loop */
+	const char *site_file;
+	int site_line, site_col;
+	int listed;
+	int irqs_off;
+	int score;
+	char fingerprint[17];
+	int npaths;		/* paths[0] is the primary one */
+	struct hog_path *paths;
+	const char *inner;
+};
+
+struct hog_prog;
+
+struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *rules);
+void hog_prog_free(struct hog_prog *p);
+/* The program takes ownership of the module. */
+void hog_prog_add_module(struct hog_prog *p, struct hog_module *m);
+/* Summaries bottom-up, then findings grouped, ranked and fingerprinted. */
+void hog_prog_solve(struct hog_prog *p);
+
+int hog_prog_nfindings(const struct hog_prog *p);
+const struct hog_finding *hog_prog_finding(const struct hog_prog *p, int i);
+const struct hog_summary *hog_prog_summary(const struct hog_prog *p,
+					   const char *tu, const char *name);
+int hog_prog_nfuncs(const struct hog_prog *p);
+/* Functions the analysis gave up on (too many states), for notes. */
+int hog_prog_nincomplete(const struct hog_prog *p);
+
+const char *hog_kind_name(enum hog_kind k);
+const char *hog_sev_name(enum hog_sev s);
+/* The chain as names: holder, ..., callee (loops end at the looping function). */
+int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
+		   const char **out, int max);
+
+/* Low level, for unit tests: analyse one function against a summary lookup. */
+typedef const struct hog_summary *(*hog_lookup_fn)(void *ctx, const struct hog_func *caller,
+						    const char *callee);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

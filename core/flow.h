@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Per-function analysis: internal to the core. */
+#ifndef HOG_FLOW_H
+#define HOG_FLOW_H
+
+#include "analysis.h"
+
+/* A finding before grouping: one holder, one lock, one path. */
+struct hog_raw {
+	enum hog_kind kind;
+	const char *cls;
+	const char *reason;
+	const char *callee;
+	int listed;
+	const char *inner;
+	struct hog_path path;	/* chain ends at the costly site */
+};
+
+struct hog_flow_ctx {
+	struct hog_strtab *strs;
+	const struct hog_rules *rules;
+	struct hog_arena *arena;	/* summaries and raws live here */
+	hog_lookup_fn lookup;
+	void *lookup_ctx;
+	struct hog_vec *raws;		/* struct hog_raw *, NULL: none wanted */
+};
+
+/* Fills *s (zeroed by the caller); returns 0, or -1 if it gave up. */
+int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
+		      struct hog_summary *s);
+
+#endif

@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building, writing and reading the intermediate form.
+ *
+ * The text form is line based so that a section can be inspected with
+ * "objcopy -O binary --only-section=.lockhog x.o /dev/stdout":
+ *
+ *   lockhog-ir 1
+ *   T mm/memcontrol.c
+ *   F name static file line nvars nparams param...
+ *   V var name                    source name of a variable
+ *   B nsucc succ... cond          cond is -, nV or zV
+ *   P dst n pred:val ...          a phi of the last block
+ *   E kind line col callee dst nargs val...
+ *   L header line col bound shape nblocks block...
+ *
+ * Values: ? unknown, #N constant, vN variable, &EXPR address.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "ir.h"
+
+struct hog_module *hog_module_new(struct hog_strtab *strs, const char *tu)
+{
+	struct hog_module *m = hog_xcalloc(1, sizeof(*m));
+
+	if (!strs) {
+		strs = hog_strtab_new();
+		m->own_strs = 1;
+	}
+	m->strs = strs;
+	m->tu = hog_intern(strs, tu ? tu : "");
+	return m;
+}
+
+void hog_module_free(struct hog_module *m)
+{
+	if (!m)
+		return;
+	hog_arena_free(&m->arena);
+	free(m->funcs);
+	if (m->own_strs)
+		hog_strtab_free(m->strs);
+	free(m);
+}
+
+struct hog_func *hog_func_new(struct hog_module *m, const char *name,
+			      const char *file, int line, int is_static,
+			      int nparams, const char **params)
+{
+	struct hog_func *f = hog_alloc(&m->arena, sizeof(*f));
+	int i;
+
+	f->name = hog_intern(m->strs, name);
+	f->file = hog_intern(m->strs, file ? file : "");
+	f->line = line;
+	f->is_static = is_static;
+	f->tu = m->tu;
+	f->nparams = nparams;
+	f->params = hog_alloc(&m->arena, sizeof(char *) * (nparams + 1));
+	for (i = 0; i < nparams; i++)
+		f->params[i] = hog_intern(m->strs, params && params[i] ? params[i] : "");
+	if (m->nfuncs == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->funcs = hog_xrealloc(m->funcs, m->cap * sizeof(*m->funcs));
+	}
+	m->funcs[m->nfuncs++] = f;
+	return f;
+}
+
+void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
+			const char *name)
+{
+	if (var < 0 || var >= f->nvars || !name || !*name)
+		return;
+	if (!f->vnames) {
+		f->vnames = hog_alloc(&m->arena, sizeof(char *) * f->nvars);
+		f->nvnames = f->nvars;
+	}
+	if (var >= f->nvnames)
+		return;
+	f->vnames[var] = hog_intern(m->strs, name);
+}
+
+void hog_func_set_blocks(struct hog_module *m, struct hog_func *f, int nblocks)
+{
+	f->nblocks = nblocks;
+	f->blocks = hog_alloc(&m->arena, sizeof(*f->blocks) * (nblocks ? nblocks : 1));
+}
+
+/*
+ * Events are appended one at a time; grow by doubling inside the arena
+ * (the old array is simply abandoned, the arena frees it later).
+ */
+struct hog_event *hog_block_add_event(struct hog_module *m, struct hog_block *b,
+				      enum hog_ev_kind kind, int line, int col,
+				      const char *callee, int dst, int nargs)
+{
+	struct hog_event *e;
+
+	if ((b->nev & (b->nev - 1)) == 0) {
+		int cap = b->nev ? b->nev * 2 : 1;
+		struct hog_event *n = hog_alloc(&m->arena, sizeof(*n) * cap);
+
+		if (b->nev)
+			memcpy(n, b->ev, sizeof(*n) * b->nev);
+		b->ev = n;
+	}
+	e = &b->ev[b->nev++];
+	e->kind = kind;
+	e->line = line;
+	e->col = col;
+	e->callee = callee ? hog_intern(m->strs, callee) : NULL;
+	e->dst = dst;
+	e->nargs = nargs;
+	e->args = hog_alloc(&m->arena, sizeof(*e->args) * (nargs ? nargs : 1));
+	return e;
+}
+
+void hog_block_set_succ(struct hog_module *m, struct hog_block *b, int nsucc,
+			const int *succ)
+{
+	b->nsucc = nsucc;
+	b->succ = hog_alloc(&m->arena, sizeof(int) * (nsucc ? nsucc : 1));
+	if (nsucc)
+		memcpy(b->succ, succ, sizeof(int) * nsucc);
+}
+
+struct hog_phi *hog_block_add_phi(struct hog_module *m, struct hog_block *b,
+				  int dst, int n)
+{
+	struct hog_phi *p;
+
+	if ((b->nphi & (b->nphi - 1)) == 0) {
+		int cap = b->nphi ? b->nphi * 2 : 1;
+		struct hog_phi *np = hog_alloc(&m->arena, sizeof(*np) * cap);
+
+		if (b->nphi)
+			memcpy(np, b->phi, sizeof(*np) * b->nphi);
+		b->phi = np;
+	}
+	p = &b->phi[b->nphi++];
+	p->dst = dst;
+	p->n = n;
+	p->pred = hog_alloc(&m->arena, sizeof(int) * (n ? n : 1));
+	p->val = hog_alloc(&m->arena, sizeof(*p->val) * (n ? n : 1));
+	return p;
+}
+
+struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
+				   int header, int line, int col, long long bound,
+				   enum hog_loop_shape shape, int nblocks,
+				   const int *blocks)
+{
+	struct hog_loop *l;
+
+	if ((f->nloops & (f->nloops - 1)) == 0) {
+		int cap = f->nloops ? f->nloops * 2 : 1;
+		struct hog_loop *nl = hog_alloc(&m->arena, sizeof(*nl) * cap);
+
+		if (f->nloops)
+			memcpy(nl, f->loops, sizeof(*nl) * f->nloops);
+		f->loops = nl;
+	}
+	l = &f->loops[f->nloops++];
+	l->header = header;
+	l->line = line;
+	l->col = col;
+	l->bound = bound;
+	l->shape = shape;
+	l->nblocks = nblocks;
+	l->blocks = hog_alloc(&m->arena, sizeof(int) * (nblocks ? nblocks : 1));
+	if (nblocks)
+		memcpy(l->blocks, blocks, sizeof(int) * nblocks);
+	return l;
+}
+
+static int check_val(const struct hog_func *f, const struct hog_val *v)
+{
+	if (v->kind == HV_VAR)
+		return v->var >= 0 && v->var < f->nvars;
+	if (v->kind == HV_ADDR)
+		return v->addr && *v->addr;
+	return v->kind == HV_UNKNOWN || v->kind == HV_CONST;
+}
+
+int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err)
+{
+	int i, j, k;
+
+	if (f->nblocks < 1) {
+		*err = "function has no blocks";
+		return -1;
+	}
+	for (i = 0; i < f->nblocks; i++) {
+		struct hog_block *b = &f->blocks[i];
+
+		b->npred = 0;
+		if (b->cond != HC_NONE && (b->nsucc != 2 || b->cond_var < 0 ||
+					   b->cond_var >= f->nvars)) {
+			*err = "conditional block needs two successors and a variable";
+			return -1;
+		}
+		for (j = 0; j < b->nev; j++) {
+			struct hog_event *e = &b->ev[j];
+
+			if (e->dst >= f->nvars) {
+				*err = "event result variable out of range";
+				return -1;
+			}
+			if (e->kind == HE_CALL && !e->callee) {
+				*err = "call without callee";
+				return -1;
+			}
+			for (k = 0; k < e->nargs; k++)
+				if (!check_val(f, &e->args[k])) {
+					*err = "bad event argument";
+					return -1;
+				}
+		}
+		for (j = 0; j < b->nsucc; j++)
+			if (b->succ[j] < 0 || b->succ[j] >= f->nblocks) {
+				*err = "successor out of range";
+				return -1;
+			}
+	}
+	for (i = 0; i < f->nblocks; i++)
+		for (j = 0; j < f->blocks[i].nsucc; j++)
+			f->blocks[f->blocks[i].succ[j]].npred++;
+	for (i = 0; i < f->nblocks; i++) {
+		struct hog_block *b = &f->blocks[i];
+
+		b->pred = hog_alloc(&m->arena, sizeof(int) * (b->npred ? b->npred : 1));
+		b->npred = 0;
+	}
+	for (i = 0; i < f->nblocks; i++)
+		for (j = 0; j < f->blocks[i].nsucc; j++) {
+			struct hog_block *s = &f->blocks[f->blocks[i].succ[j]];
+
+			s->pred[s->npred++] = i;
+		}
+	for (i = 0; i < f->nblocks; i++) {
+		struct hog_block *b = &f->blocks[i];
+
+		for (j = 0; j < b->nphi; j++) {
+			if (b->phi[j].dst < 0 || b->phi[j].dst >= f->nvars) {
+				*err = "phi result out of range";
+				return -1;
+			}
+			for (k = 0; k < b->phi[j].n; k++)
+				if (b->phi[j].pred[k] < 0 ||
+				    b->phi[j].pred[k] >= f->nblocks ||
+				    !check_val(f, &b->phi[j].val[k])) {
+					*err = "bad phi argument";
+					return -1;
+				}
+		}
+	}
+	for (i = 0; i < f->nloops; i++) {
+		struct hog_loop *l = &f->loops[i];
+
+		if (l->header < 0 || l->header >= f->nblocks) {
+			*err = "loop header out of range";
+			return -1;
+		}
+		for (j = 0; j < l->nblocks; j++)
+			if (l->blocks[j] < 0 || l->blocks[j] >= f->nblocks) {
+				*err = "loop block out of range";
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* ---- writer ---- */
+
+/* Names never hold blanks in practice, but a path might: escape them. */
+static void put_word(struct hog_buf *b, const char *s)
+{
+	if (!s || !*s) {
+		hog_buf_add(b, "-");
+		return;
+	}
+	if (!strcmp(s, "-")) {
+		hog_buf_add(b, "%2D");
+		return;
+	}
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c <= ' ' || c == '%' || c >= 0x7f)
+			hog_buf_printf(b, "%%%02X", c);
+		else
+			hog_buf_addn(b, s, 1);
+	}
+}
+
+static void put_val(struct hog_buf *b, const struct hog_val *v)
+{
+	switch (v->kind) {
+	case HV_CONST:
+		hog_buf_printf(b, " #%lld", v->cst);
+		break;
+	case HV_VAR:
+		hog_buf_printf(b, " v%d", v->var);
+		break;
+	case HV_ADDR:
+		hog_buf_add(b, " &");
+		put_word(b, v->addr);
+		break;
+	default:
+		hog_buf_add(b, " ?");
+	}
+}
+
+static const char ev_chars[] = "ciasrw";
+static const char shape_chars[] = "ocphr";
+
+void hog_module_write(const struct hog_module *m, struct hog_buf *b)
+{
+	int fi, i, j, k;
+
+	hog_buf_add(b, HOG_IR_MAGIC "\nT ");
+	put_word(b, m->tu);
+	hog_buf_add(b, "\n");
+	for (fi = 0; fi < m->nfuncs; fi++) {
+		const struct hog_func *f = m->funcs[fi];
+
+		hog_buf_add(b, "F ");
+		put_word(b, f->name);
+		hog_buf_printf(b, " %d ", f->is_static);
+		put_word(b, f->file);
+		hog_buf_printf(b, " %d %d %d", f->line, f->nvars, f->nparams);
+		for (i = 0; i < f->nparams; i++) {
+			hog_buf_add(b, " ");
+			put_word(b, f->params[i]);
+		}
+		hog_buf_add(b, "\n");
+		for (i = 0; f->vnames && i < f->nvnames; i++) {
+			if (!f->vnames[i] || !*f->vnames[i])
+				continue;
+			hog_buf_printf(b, "V %d ", i);
+			put_word(b, f->vnames[i]);
+			hog_buf_add(b, "\n");
+		}
+		for (i = 0; i < f->nblocks; i++) {
+			const struct hog_block *bb = &f->blocks[i];
+
+			hog_buf_printf(b, "B %d", bb->nsucc);
+			for (j = 0; j < bb->nsucc; j++)
+				hog_buf_printf(b, " %d", bb->succ[j]);
+			if (bb->cond == HC_NONE)
+				hog_buf_add(b, " -\n");
+			else
+				hog_buf_printf(b, " %c%d\n", bb->cond == HC_NEZ ? 'n' : 'z',
+					       bb->cond_var);
+			for (j = 0; j < bb->nphi; j++) {
+				const struct hog_phi *p = &bb->phi[j];
+
+				hog_buf_printf(b, "P %d %d", p->dst, p->n);
+				for (k = 0; k < p->n; k++) {
+					hog_buf_printf(b, " %d:", p->pred[k]);
+					put_val(b, &p->val[k]);
+				}
+				hog_buf_add(b, "\n");
+			}
+			for (j = 0; j < bb->nev; j++) {
+				const struct hog_event *e = &bb->ev[j];
+
+				hog_buf_printf(b, "E %c %d %d ", ev_chars[e->kind],
+					       e->line, e->col);
+				put_word(b, e->callee);
+				hog_buf_printf(b, " %d %d", e->dst, e->nargs);
+				for (k = 0; k < e->nargs; k++)
+					put_val(b, &e->args[k]);
+				hog_buf_add(b, "\n");
+			}
+		}
+		for (i = 0; i < f->nloops; i++) {
+			const struct hog_loop *l = &f->loops[i];
+
+			hog_buf_printf(b, "L %d %d %d %lld %c %d", l->header, l->line,
+				       l->col, l->bound, shape_chars[l->shape],
+				       l->nblocks);
+			for (j = 0; j < l->nblocks; j++)
+				hog_buf_printf(b, " %d", l->blocks[j]);
+			hog_buf_add(b, "\n");
+		}
+	}
+}
+
+/* ---- reader ---- */
+
+struct rd {
+	struct hog_module *m;
+	const char *p, *end;	/* current line */
+	int lineno;
+	char *err;
+	char word[4096];
+};
+
+static int rd_fail(struct rd *r, const char *what)
+{
+	if (!r->err)
+		r->err = hog_xasprintf("line %d: %s", r->lineno, what);
+	return -1;
+}
+
+static void skip_blanks(struct rd *r)
+{
+	while (r->p < r->end && (*r->p == ' ' || *r->p == '\t'))
+		r->p++;
+}
+
+static int at_eol(struct rd *r)
+{
+	skip_blanks(r);
+	return r->p >= r->end;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Reads one blank-separated word, undoing put_word's escapes. */
+static const char *get_word(struct rd *r)
+{
+	size_t n = 0;
+
+	skip_blanks(r);
+	if (r->p >= r->end) {
+		rd_fail(r, "missing field");
+		return NULL;
+	}
+	while (r->p < r->end && *r->p != ' ' && *r->p != '\t') {
+		int c = *r->p++;
+
+		if (c == '%' && r->end - r->p >= 2 && hexval(r->p[0]) >= 0 &&
+		    hexval(r->p[1]) >= 0) {
+			c = hexval(r->p[0]) * 16 + hexval(r->p[1]);
+			r->p += 2;
+		}
+		if (n + 1 >= sizeof(r->word)) {
+			rd_fail(r, "field too long");
+			return NULL;
+		}
+		r->word[n++] = c;
+	}
+	r->word[n] = 0;
+	return r->word;
+}
+
+static const char *get_name(struct rd *r)
+{
+	const char *w = get_word(r);
+
+	if (!w)
+		return NULL;
+	if (!strcmp(w, "-"))
+		return "";
+	return w;
+}
+
+static int get_ll(struct rd *r, long long *out, long long lo, long long hi)
+{
+	const char *w = get_word(r);
+	char *end;
+
+	if (!w)
+		return -1;
+	*out = strtoll(w, &end, 10);
+	if (*end || end == w || *out < lo || *out > hi)
+		return rd_fail(r, "bad number");
+	return 0;
+}
+
+static int get_int(struct rd *r, int *out, int lo, int hi)
+{
+	long long v;
+
+	if (get_ll(r, &v, lo, hi))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int get_val(struct rd *r, struct hog_val *v)
+{
+	const char *w = get_word(r);
+	char *end;
+
+	if (!w)
+		return -1;
+	memset(v, 0, sizeof(*v));
+	switch (w[0]) {
+	case '?':
+		v->kind = HV_UNKNOWN;
+		return w[1] ? rd_fail(r, "bad value") : 0;
+	case '#':
+		v->kind = HV_CONST;
+		v->cst = strtoll(w + 1, &end, 10);
+		return *end || end == w + 1 ? rd_fail(r, "bad constant") : 0;
+	case 'v':
+		v->kind = HV_VAR;
+		v->var = (int)strtol(w + 1, &end, 10);
+		return *end || end == w + 1 || v->var < 0 ? rd_fail(r, "bad variable") : 0;
+	case '&':
+		if (!w[1])
+			return rd_fail(r, "empty address");
+		v->kind = HV_ADDR;
+		v->addr = hog_intern(r->m->strs, w + 1);
+		return 0;
+	}
+	return rd_fail(r, "bad value");
+}
+
+#define MAXN 1000000
+
+static int rd_func(struct rd *r, struct hog_func **fp, struct hog_vec *blocks)
+{
+	char name[4096], file[4096];
+	const char *w;
+	int is_static, line, nvars, nparams, i;
+	const char **params;
+	struct hog_func *f;
+
+	if (!(w = get_name(r)))
+		return -1;
+	snprintf(name, sizeof(name), "%s", w);
+	if (get_int(r, &is_static, 0, 1))
+		return -1;
+	if (!(w = get_name(r)))
+		return -1;
+	snprintf(file, sizeof(file), "%s", w);
+	if (get_int(r, &line, 0, 1 << 30) || get_int(r, &nvars, 0, MAXN) ||
+	    get_int(r, &nparams, 0, 1024))
+		return -1;
+	params = hog_xcalloc(nparams + 1, sizeof(*params));
+	for (i = 0; i < nparams; i++) {
+		if (!(w = get_name(r))) {
+			free(params);
+			return -1;
+		}
+		params[i] = hog_intern(r->m->strs, w);
+	}
+	f = hog_func_new(r->m, name, file, line, is_static, nparams, params);
+	free(params);
+	f->nvars = nvars;
+	*fp = f;
+	blocks->n = 0;
+	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
+}
+
+/*
+ * Blocks arrive one line at a time before we know how many there are;
+ * collect them on the heap and copy into the arena when the function ends.
+ */
+static int rd_end_func(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
+{
+	const char *e;
+	int i;
+
+	if (!f)
+		return 0;
+	hog_func_set_blocks(r->m, f, blocks->n);
+	for (i = 0; i < blocks->n; i++) {
+		f->blocks[i] = *(struct hog_block *)blocks->v[i];
+		free(blocks->v[i]);
+	}
+	blocks->n = 0;
+	if (hog_func_finish(r->m, f, &e)) {
+		r->err = hog_xasprintf("line %d: function %s: %s", r->lineno, f->name, e);
+		return -1;
+	}
+	return 0;
+}
+
+static int rd_block(struct rd *r, struct hog_vec *blocks)
+{
+	struct hog_block *b = hog_xcalloc(1, sizeof(*b));
+	int succ[64], i;
+	const char *w;
+
+	hog_vec_push(blocks, b);
+	if (get_int(r, &b->nsucc, 0, 64))
+		return -1;
+	for (i = 0; i < b->nsucc; i++)
+		if (get_int(r, &succ[i], 0, MAXN))
+			return -1;
+	hog_block_set_succ(r->m, b, b->nsucc, succ);
+	if (!(w = get_word(r)))
+		return -1;
+	if (w[0] == 'n' || w[0] == 'z') {
+		char *end;
+
+		b->cond = w[0] == 'n' ? HC_NEZ : HC_EQZ;
+		b->cond_var = (int)strtol(w + 1, &end, 10);
+		if (*end || end == w + 1)
+			return rd_fail(r, "bad condition");
+	} else if (strcmp(w, "-")) {
+		return rd_fail(r, "bad condition");
+	}
+	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
+}
+
+static int rd_phi(struct rd *r, struct hog_block *b)
+{
+	int dst, n, i;
+	struct hog_phi *p;
+
+	if (get_int(r, &dst, 0, MAXN) || get_int(r, &n, 0, 4096))
+		return -1;
+	p = hog_block_add_phi(r->m, b, dst, n);
+	for (i = 0; i < n; i++) {
+		char *end;
+
+		skip_blanks(r);
+		p->pred[i] = (int)strtol(r->p, &end, 10);
+		if (end == r->p || *end != ':')
+			return rd_fail(r, "bad phi argument");
+		r->p = end + 1;
+		if (get_val(r, &p->val[i]))
+			return -1;
+	}
+	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
+}
+
+static int rd_event(struct rd *r, struct hog_block *b)
+{
+	const char *w, *k;
+	char callee[4096];
+	int line, col, dst, nargs, i;
+	struct hog_event *e;
+
+	if (!(w = get_word(r)))
+		return -1;
+	k = strchr(ev_chars, w[0]);
+	if (!k || !w[0] || w[1])
+		return rd_fail(r, "bad event kind");
+	if (get_int(r, &line, 0, 1 << 30) || get_int(r, &col, 0, 1 << 20))
+		return -1;
+	if (!(w = get_name(r)))
+		return -1;
+	snprintf(callee, sizeof(callee), "%s", w);
+	if (get_int(r, &dst, -1, MAXN) || get_int(r, &nargs, 0, 256))
+		return -1;
+	e = hog_block_add_event(r->m, b, (enum hog_ev_kind)(k - ev_chars), line,
+				col, *callee ? callee : NULL, dst, nargs);
+	for (i = 0; i < nargs; i++)
+		if (get_val(r, &e->args[i]))
+			return -1;
+	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
+}
+
+static int rd_loop(struct rd *r, struct hog_func *f)
+{
+	int header, line, col, nblocks, i, ret = 0;
+	long long bound;
+	const char *w, *s;
+	int *blocks;
+
+	if (get_int(r, &header, 0, MAXN) || get_int(r, &line, 0, 1 << 30) ||
+	    get_int(r, &col, 0, 1 << 20) || get_ll(r, &bound, -1, 0x7fffffffffffffffLL))
+		return -1;
+	if (!(w = get_word(r)))
+		return -1;
+	s = strchr(shape_chars, w[0]);
+	if (!s || !w[0] || w[1])
+		return rd_fail(r, "bad loop shape");
+	if (get_int(r, &nblocks, 0, MAXN))
+		return -1;
+	blocks = hog_xcalloc(nblocks + 1, sizeof(int));
+	for (i = 0; i < nblocks && !ret; i++)
+		ret = get_int(r, &blocks[i], 0, MAXN);
+	if (!ret)
+		hog_func_add_loop(r->m, f, header, line, col, bound,
+				  (enum hog_loop_shape)(s - shape_chars), nblocks, blocks);
+	free(blocks);
+	if (ret)
+		return ret;
+	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
+}
+
+struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
+				   size_t len, char **err)
+{
+	struct rd r = { 0 };
+	struct hog_vec blocks = { 0 };
+	struct hog_func *f = NULL;
+	const char *p = text, *end = text + len;
+	int ok = 0, i;
+
+	r.m = hog_module_new(strs, NULL);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *le = nl ? nl : end;
+
+		r.lineno++;
+		r.p = p;
+		r.end = le;
+		p = nl ? nl + 1 : end;
+		if (r.lineno == 1) {
+			if ((size_t)(le - r.p) != strlen(HOG_IR_MAGIC) ||
+			    memcmp(r.p, HOG_IR_MAGIC, le - r.p)) {
+				rd_fail(&r, "not a lockhog-ir 1 payload");
+				break;
+			}
+			ok = 1;
+			continue;
+		}
+		if (r.p == le || *r.p == '\0')
+			continue;
+		if (le - r.p < 2 || r.p[1] != ' ') {
+			rd_fail(&r, "malformed line");
+			break;
+		}
+		switch (*r.p) {
+		case 'T': {
+			const char *w;
+
+			r.p += 2;
+			if (!(w = get_name(&r)))
+				break;
+			r.m->tu = hog_intern(r.m->strs, w);
+			break;
+		}
+		case 'F':
+			r.p += 2;
+			if (rd_end_func(&r, f, &blocks))
+				break;
+			f = NULL;
+			rd_func(&r, &f, &blocks);
+			break;
+		case 'B':
+			r.p += 2;
+			if (!f)
+				rd_fail(&r, "block outside a function");
+			else
+				rd_block(&r, &blocks);
+			break;
+		case 'P':
+		case 'E':
+			r.p += 2;
+			if (!f || !blocks.n)
+				rd_fail(&r, "line outside a block");
+			else if (r.p[-2] == 'P')
+				rd_phi(&r, blocks.v[blocks.n - 1]);
+			else
+				rd_event(&r, blocks.v[blocks.n - 1]);
+			break;
+		case 'V': {
+			const char *w;
+			int var;
+
+			r.p += 2;
+			if (!f || blocks.n) {
+				rd_fail(&r, "variable name outside a function header");
+				break;
+			}
+			if (get_int(&r, &var, 0, f->nvars - 1) || !(w = get_name(&r)))
+				break;
+			hog_func_set_vname(r.m, f, var, w);
+			break;
+		}
+		case 'L':
+			r.p += 2;
+			if (!f)
+				rd_fail(&r, "loop outside a function");
+			else
+				rd_loop(&r, f);
+			break;
+		default:
+			rd_fail(&r, "unknown record");
+		}
+		if (r.err)
+			break;
+	}
+	if (!r.err && !ok)
+		rd_fail(&r, "empty payload");
+	if (!r.err)
+		rd_end_func(&r, f, &blocks);
+	for (i = 0; i < blocks.n; i++)
+		free(blocks.v[i]);
+	hog_vec_free(&blocks);
+	if (r.err) {
+		*err = r.err;
+		hog_module_free(r.m);
+		return NULL;
+	}
+	for (i = 0; i < r.m->nfuncs; i++)
+		r.m->funcs[i]->tu = r.m->tu;
+	return r.m;
+}

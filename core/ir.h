@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The intermediate form every frontend lowers to: one function is a CFG
+ * of basic blocks holding events.  It knows nothing about locks; the
+ * rules catalogue and the callee summaries give the events meaning.
+ *
+ * Values name what an argument is, as far as the frontend can tell
+ * without the rules: a constant, an SSA-like variable the core may have
+ * bound (say, the result of spinlock_check()), or an address expression.
+ *
+ * Address expressions are interned strings (see core/expr.c):
+ *
+ *   root:  $N        value of parameter N
+ *          $R        the function's return value (summaries only)
+ *          @NAME     address of the global NAME
+ *          %NAME     value of the local NAME, origin unknown
+ *          vN        value of variable N, which the core may know
+ *                    (the result of a call whose summary returns an address)
+ *   steps: /T.F      address of field F of the struct T at the address so far
+ *          ^         the pointer loaded from the address so far
+ *          []        some element of the array at the address so far
+ *          #         the current CPU's instance (this_cpu_ptr and friends)
+ *
+ * so &zone->lock in a function whose first parameter is zone is
+ * "$0/zone.lock", and this_cpu_ptr(&memcg_stock.stock_lock) is
+ * "@memcg_stock/memcg_stock_pcp.stock_lock#".
+ */
+#ifndef HOG_IR_H
+#define HOG_IR_H
+
+#include "util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hog_val_kind {
+	HV_UNKNOWN,
+	HV_CONST,
+	HV_VAR,
+	HV_ADDR,
+};
+
+struct hog_val {
+	enum hog_val_kind kind;
+	int var;		/* HV_VAR */
+	long long cst;		/* HV_CONST */
+	const char *addr;	/* HV_ADDR, interned */
+};
+
+enum hog_ev_kind {
+	HE_CALL,	/* direct call to callee */
+	HE_ICALL,	/* call through a pointer: callee is NULL */
+	HE_ATOMIC,	/* atomic read-modify-write on args[0] (inline asm, builtin) */
+	HE_ASSIGN,	/* dst = args[0]; callee NULL: copy, "!": !args[0], "!!": !!args[0] */
+	HE_RETURN,	/* return args[0] (nargs may be 0) */
+	HE_STORE,	/* *args[0] = args[1]: a lock pointer stored in memory */
+};
+
+struct hog_event {
+	enum hog_ev_kind kind;
+	int line, col;
+	const char *callee;	/* interned; HE_CALL only */
+	int dst;		/* variable receiving the result, -1 if none */
+	int nargs;
+	struct hog_val *args;
+};
+
+/*
+ * A two-way branch on a variable: succ[0] is taken when the condition
+ * holds.  HC_NEZ: var != 0 (or != NULL); HC_EQZ: var == 0.
+ */
+enum hog_cond {
+	HC_NONE,
+	HC_NEZ,
+	HC_EQZ,
+};
+
+struct hog_phi {
+	int dst;
+	int n;
+	int *pred;		/* block ids */
+	struct hog_val *val;	/* value arriving from pred[i] */
+};
+
+struct hog_block {
+	int nev;
+	struct hog_event *ev;
+	int nsucc;
+	int *succ;
+	enum hog_cond cond;
+	int cond_var;
+	int nphi;
+	struct hog_phi *phi;
+	/* derived by hog_func_finish() */
+	int npred;
+	int *pred;
+};
+
+enum hog_loop_shape {
+	HL_OTHER,
+	HL_COUNTED,	/* integer induction variable, exit on a compare */
+	HL_PTRCHASE,	/* p = p->next style walk: lists, trees */
+	HL_PARENT_WALK,	/* p = p->parent: walks up a hierarchy */
+	HL_RETRY,	/* nothing carried round: retried until a call succeeds */
+};
+
+struct hog_loop {
+	int header;
+	int line, col;
+	long long bound;	/* most latch executions, -1 when unknown */
+	enum hog_loop_shape shape;
+	int nblocks;
+	int *blocks;		/* header included */
+};
+
+struct hog_func {
+	const char *name;	/* interned */
+	const char *file;	/* interned, where the body is */
+	int line;
+	int is_static;
+	int nparams;
+	const char **params;	/* names, "" when unnamed */
+	int nblocks;		/* block 0 is the entry */
+	struct hog_block *blocks;
+	int nloops;
+	struct hog_loop *loops;
+	const char *tu;		/* translation unit it came from */
+	int nvars;		/* variables are 0 .. nvars-1 */
+	const char **vnames;	/* source names of variables, NULL or "" if none */
+	int nvnames;		/* entries in vnames */
+};
+
+/*
+ * A module is what one object file carries: the functions of one
+ * translation unit, all allocated in one arena.
+ */
+struct hog_module {
+	struct hog_arena arena;
+	struct hog_strtab *strs;
+	int own_strs;
+	const char *tu;
+	int nfuncs;
+	struct hog_func **funcs;
+	int cap;
+};
+
+struct hog_module *hog_module_new(struct hog_strtab *strs, const char *tu);
+void hog_module_free(struct hog_module *m);
+
+/* Builder used by frontends. */
+struct hog_func *hog_func_new(struct hog_module *m, const char *name,
+			      const char *file, int line, int is_static,
+			      int nparams, const char **params);
+void hog_func_set_blocks(struct hog_module *m, struct hog_func *f, int nblocks);
+struct hog_event *hog_block_add_event(struct hog_module *m, struct hog_block *b,
+				      enum hog_ev_kind kind, int line, int col,
+				      const char *callee, int dst, int nargs);
+void hog_block_set_succ(struct hog_module *m, struct hog_block *b, int nsucc,
+			const int *succ);
+struct hog_phi *hog_block_add_phi(struct hog_module *m, struct hog_block *b,
+				  int dst, int n);
+struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
+				   int header, int line, int col, long long bound,
+				   enum hog_loop_shape shape, int nblocks,
+				   const int *blocks);
+void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
+			const char *name);
+/* Derives predecessors and checks the shape; returns 0 or -1 with *err set. */
+int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err);
+
+/*
+ * Text form, the payload of the .lockhog section.  hog_module_write
+ * appends to buf; hog_module_read parses one payload and returns NULL
+ * with a message in *err ("line N: ...") on malformed input.
+ */
+#define HOG_IR_MAGIC "lockhog-ir 1"
+void hog_module_write(const struct hog_module *m, struct hog_buf *buf);
+struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
+				   size_t len, char **err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

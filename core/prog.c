@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The whole program: functions from any number of object files, names
+ * resolved the way the linker would (statics within their translation
+ * unit first), summaries computed bottom-up over the strongly connected
+ * components of the call graph, and raw findings grouped into one
+ * finding per costly site.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "flow.h"
+#include "expr.h"
+
+struct fnode {
+	const struct hog_func *f;
+	struct hog_summary sum;
+	int have;		/* sum is usable */
+	int index, low, onstack;
+	int ncallee;
+	struct fnode **callee;
+	int self_edge;
+};
+
+struct hog_prog {
+	struct hog_strtab *strs;
+	int own_strs;
+	const struct hog_rules *rules;
+	struct hog_arena arena;
+	struct hog_vec mods;
+	struct hog_vec nodes;
+	struct hog_map *globals;	/* name -> fnode */
+	struct hog_map *scoped;		/* "tu\1name" -> fnode */
+	struct hog_vec raws;
+	struct hog_vec findings;
+	int nincomplete;
+};
+
+struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *rules)
+{
+	struct hog_prog *p = hog_xcalloc(1, sizeof(*p));
+
+	if (!strs) {
+		strs = hog_strtab_new();
+		p->own_strs = 1;
+	}
+	p->strs = strs;
+	p->rules = rules;
+	p->globals = hog_map_new();
+	p->scoped = hog_map_new();
+	return p;
+}
+
+void hog_prog_free(struct hog_prog *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		free(n->callee);
+		free(n);
+	}
+	for (i = 0; i < p->mods.n; i++)
+		hog_module_free(p->mods.v[i]);
+	hog_vec_free(&p->mods);
+	hog_vec_free(&p->nodes);
+	hog_vec_free(&p->raws);
+	hog_vec_free(&p->findings);
+	hog_map_free(p->globals);
+	hog_map_free(p->scoped);
+	hog_arena_free(&p->arena);
+	if (p->own_strs)
+		hog_strtab_free(p->strs);
+	free(p);
+}
+
+static const char *scoped_key(struct hog_prog *p, const char *a, const char *b, char tag)
+{
+	char *k = hog_xasprintf("%c%s\1%s", tag, a, b);
+	const char *r = hog_intern(p->strs, k);
+
+	free(k);
+	return r;
+}
+
+void hog_prog_add_module(struct hog_prog *p, struct hog_module *m)
+{
+	int i;
+
+	hog_vec_push(&p->mods, m);
+	for (i = 0; i < m->nfuncs; i++) {
+		const struct hog_func *f = m->funcs[i];
+		const char *name = hog_intern(p->strs, f->name);
+		struct fnode *n;
+
+		if (!f->is_static) {
+			if (hog_map_get(p->globals, name))
+				continue;	/* the same object twice, or a weak twin */
+			n = hog_xcalloc(1, sizeof(*n));
+			n->f = f;
+			hog_map_put(p->globals, name, n);
+			hog_vec_push(&p->nodes, n);
+			continue;
+		}
+		{
+			const char *kt = scoped_key(p, f->tu, name, 't');
+
+			if (hog_map_get(p->scoped, kt))
+				continue;
+			/* a header's static inline is the same in every unit: analyse it once */
+			if (f->file != f->tu && f->file && *f->file) {
+				const char *kh = scoped_key(p, f->file, name, 'h');
+
+				n = hog_map_get(p->scoped, kh);
+				if (n) {
+					hog_map_put(p->scoped, kt, n);
+					continue;
+				}
+				n = hog_xcalloc(1, sizeof(*n));
+				n->f = f;
+				hog_map_put(p->scoped, kh, n);
+			} else {
+				n = hog_xcalloc(1, sizeof(*n));
+				n->f = f;
+			}
+			hog_map_put(p->scoped, kt, n);
+			hog_vec_push(&p->nodes, n);
+		}
+	}
+}
+
+static struct fnode *resolve(struct hog_prog *p, const struct hog_func *caller,
+			     const char *callee)
+{
+	struct fnode *n;
+
+	if (!callee)
+		return NULL;
+	callee = hog_intern(p->strs, callee);
+	n = hog_map_get(p->scoped, scoped_key(p, caller->tu, callee, 't'));
+	if (n)
+		return n;
+	return hog_map_get(p->globals, callee);
+}
+
+static const struct hog_summary *lookup(void *ctx, const struct hog_func *caller,
+					const char *callee)
+{
+	struct fnode *n = resolve(ctx, caller, callee);
+
+	return n && n->have ? &n->sum : NULL;
+}
+
+static void build_edges(struct hog_prog *p)
+{
+	int i, b, e;
+
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+		struct hog_vec v = { 0 };
+
+		for (b = 0; b < n->f->nblocks; b++)
+			for (e = 0; e < n->f->blocks[b].nev; e++) {
+				const struct hog_event *ev = &n->f->blocks[b].ev[e];
+				struct fnode *c;
+				int k;
+
+				if (ev->kind != HE_CALL)
+					continue;
+				c = resolve(p, n->f, ev->callee);
+				if (!c)
+					continue;
+				if (c == n)
+					n->self_edge = 1;
+				for (k = 0; k < v.n; k++)
+					if (v.v[k] == c)
+						break;
+				if (k == v.n)
+					hog_vec_push(&v, c);
+			}
+		n->ncallee = v.n;
+		n->callee = (struct fnode **)v.v;
+	}
+}
+
+static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
+{
+	struct hog_flow_ctx c = {
+		.strs = p->strs,
+		.rules = p->rules,
+		.arena = &p->arena,
+		.lookup = lookup,
+		.lookup_ctx = p,
+		.raws = want_raws ? &p->raws : NULL,
+	};
+	struct hog_summary s;
+
+	memset(&s, 0, sizeof(s));
+	if (hog_flow_function(&c, n->f, &s) && want_raws)
+		p->nincomplete++;
+	n->sum = s;
+	n->have = 1;
+}
+
+static void solve_scc(struct hog_prog *p, struct fnode **scc, int n)
+{
+	int it, i;
+
+	if (n == 1 && !scc[0]->self_edge) {
+		analyse(p, scc[0], 1);
+		return;
+	}
+	/* recursion: a few rounds, findings from the last */
+	for (it = 0; it < 3; it++)
+		for (i = 0; i < n; i++)
+			analyse(p, scc[i], it == 2);
+}
+
+/* Tarjan's algorithm without recursion; components come out callees first. */
+static void solve_all(struct hog_prog *p)
+{
+	int N = p->nodes.n, idx = 1, i;
+	struct fnode **stack = hog_xmalloc(sizeof(*stack) * (N + 1));
+	struct { struct fnode *n; int next; } *work = hog_xmalloc(sizeof(*work) * (N + 1));
+	int sp = 0, wp;
+
+	for (i = 0; i < N; i++) {
+		struct fnode *root = p->nodes.v[i];
+
+		if (root->index)
+			continue;
+		wp = 0;
+		work[wp].n = root;
+		work[wp].next = 0;
+		wp++;
+		root->index = root->low = idx++;
+		stack[sp++] = root;
+		root->onstack = 1;
+		while (wp) {
+			struct fnode *v = work[wp - 1].n;
+
+			if (work[wp - 1].next < v->ncallee) {
+				struct fnode *w = v->callee[work[wp - 1].next++];
+
+				if (!w->index) {
+					w->index = w->low = idx++;
+					stack[sp++] = w;
+					w->onstack = 1;
+					work[wp].n = w;
+					work[wp].next = 0;
+					wp++;
+				} else if (w->onstack && w->index < v->low) {
+					v->low = w->index;
+				}
+				continue;
+			}
+			if (v->low == v->index) {
+				int start = sp;
+
+				do {
+					start--;
+				} while (stack[start] != v);
+				for (int k = start; k < sp; k++)
+					stack[k]->onstack = 0;
+				solve_scc(p, stack + start, sp - start);
+				sp = start;
+			}
+			wp--;
+			if (wp && v->low < work[wp - 1].n->low)
+				work[wp - 1].n->low = v->low;
+		}
+	}
+	free(stack);
+	free(work);
+}
+
+/* ---------- findings ---------- */
+
+const char *hog_kind_name(enum hog_kind k)
+{
+	static const char *const n[] = { "call", "loop", "sleep", "atomic" };
+
+	return k <= HK_ATOMIC ? n[k] : "?";
+}
+
+const char *hog_sev_name(enum hog_sev s)
+{
+	static const char *const n[] = { "note", "warning", "error" };
+
+	return s <= HS_ERROR ? n[s] : "?";
+}
+
+int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
+		   const char **out, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->nchain && n < max; i++)
+		out[n++] = p->chain[i].func;
+	if (f->kind != HK_LOOP && f->callee && n < max)
+		out[n++] = f->callee;
+	return n;
+}
+
+static int path_better(const struct hog_path *a, const struct hog_path *b)
+{
+	if (a->irqs_off != b->irqs_off)
+		return a->irqs_off > b->irqs_off;
+	if (a->nchain != b->nchain)
+		return a->nchain < b->nchain;
+	return strcmp(a->holder, b->holder) < 0;
+}
+
+static int base_score(const struct hog_finding *f)
+{
+	const char *c = f->cls ? f->cls : "";
+
+	if (f->kind == HK_SLEEP)
+		return 60;
+	if (!strcmp(c, HOG_CLS_FLUSH))
+		return 55;
+	if (!strcmp(c, HOG_CLS_HIER) || !strcmp(c, HOG_CLS_LOOP))
+		return 50;
+	if (!strcmp(c, HOG_CLS_REF))
+		return 40;
+	if (!strcmp(c, HOG_CLS_GATOM))
+		return 15;
+	return 35;
+}
+
+static void rate(struct hog_finding *f)
+{
+	const struct hog_path *p = &f->paths[0];
+	const char *k = p->lock.kind ? p->lock.kind : "";
+	int s = base_score(f);
+
+	if (f->irqs_off)
+		s += 30;
+	if (p->lock.sleeping)
+		s -= 40;
+	else if (!strcmp(k, "preempt"))
+		s -= 10;
+	else if (strcmp(k, "irq"))
+		s += 10;
+	if (f->listed)
+		s += 5;
+	s += f->npaths < 10 ? f->npaths : 10;
+	s -= 2 * (p->nchain - 1);
+	f->score = s;
+
+	if (f->kind == HK_SLEEP)
+		f->sev = HS_ERROR;
+	else if (p->lock.sleeping || !strcmp(k, "preempt"))
+		f->sev = HS_NOTE;
+	else if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
+		f->sev = HS_NOTE;
+	else
+		f->sev = HS_WARNING;
+}
+
+/*
+ * Fingerprints leave line numbers out so that they survive unrelated
+ * edits: the finding's names its costly site, a path's adds its holder
+ * and lock, so that a review can tell a new way to an old site.
+ */
+static void fingerprint(struct hog_prog *p, struct hog_finding *f)
+{
+	char *k = hog_xasprintf("%s|%s|%s|%s|%s", hog_kind_name(f->kind),
+				f->cls ? f->cls : "", f->site_file ? f->site_file : "",
+				f->site_func, f->callee ? f->callee : "");
+	unsigned long long h = hog_hash64(k, strlen(k), 0);
+	int i;
+
+	snprintf(f->fingerprint, sizeof(f->fingerprint), "%016llx", h);
+	free(k);
+	for (i = 0; i < f->npaths; i++) {
+		struct hog_path *pp = &f->paths[i];
+		const char *lock = pp->lock.cls ? pp->lock.cls : pp->lock.name;
+		char *pk = hog_xasprintf("%s|%s|%s", f->fingerprint, pp->holder,
+					 lock ? lock : "");
+
+		snprintf(pp->fingerprint, sizeof(pp->fingerprint), "%016llx",
+			 hog_hash64(pk, strlen(pk), 0));
+		free(pk);
+	}
+	(void)p;
+}
+
+static int finding_cmp(const void *x, const void *y)
+{
+	const struct hog_finding *a = *(const struct hog_finding *const *)x;
+	const struct hog_finding *b = *(const struct hog_finding *const *)y;
+	int c;
+
+	if (a->score != b->score)
+		return b->score - a->score;
+	c = strcmp(a->paths[0].file ? a->paths[0].file : "",
+		   b->paths[0].file ? b->paths[0].file : "");
+	if (c)
+		return c;
+	if (a->paths[0].line != b->paths[0].line)
+		return a->paths[0].line - b->paths[0].line;
+	return strcmp(a->fingerprint, b->fingerprint);
+}
+
+static void group(struct hog_prog *p)
+{
+	struct hog_map *bykey = hog_map_new();
+	int i, j;
+
+	for (i = 0; i < p->raws.n; i++) {
+		struct hog_raw *r = p->raws.v[i];
+		const struct hog_step *site = &r->path.chain[r->path.nchain - 1];
+		const char *lock = r->path.lock.cls ? r->path.lock.cls : r->path.lock.name;
+		/* one finding per costly site, whoever holds what on the way to it */
+		char *k = hog_xasprintf("%d|%s|%s|%s|%s", r->kind, r->cls ? r->cls : "",
+					site->file ? site->file : "", site->func,
+					r->callee ? r->callee : "");
+		const char *key = hog_intern(p->strs, k);
+		struct hog_finding *f = hog_map_get(bykey, key);
+
+		free(k);
+		if (!f) {
+			f = hog_alloc(&p->arena, sizeof(*f));
+			f->kind = r->kind;
+			f->cls = r->cls;
+			f->reason = r->reason;
+			f->callee = r->callee;
+			f->listed = r->listed;
+			f->inner = r->inner;
+			f->site_func = site->func;
+			f->site_file = site->file;
+			f->site_line = site->line;
+			f->site_col = site->col;
+			hog_map_put(bykey, key, f);
+			hog_vec_push(&p->findings, f);
+		}
+		if (site->line < f->site_line) {
+			f->site_line = site->line;
+			f->site_col = site->col;
+		}
+		f->irqs_off |= r->path.irqs_off;
+		/* one path per holder and lock: the best one */
+		for (j = 0; j < f->npaths; j++)
+			if (f->paths[j].holder == r->path.holder &&
+			    (f->paths[j].lock.cls ? f->paths[j].lock.cls : f->paths[j].lock.name) ==
+			    lock)
+				break;
+		if (j < f->npaths) {
+			if (path_better(&r->path, &f->paths[j]))
+				f->paths[j] = r->path;
+			continue;
+		}
+		{
+			struct hog_path *np = hog_alloc(&p->arena, sizeof(*np) * (f->npaths + 1));
+
+			if (f->npaths)
+				memcpy(np, f->paths, sizeof(*np) * f->npaths);
+			np[f->npaths++] = r->path;
+			f->paths = np;
+		}
+	}
+	hog_map_free(bykey);
+	for (i = 0; i < p->findings.n; i++) {
+		struct hog_finding *f = p->findings.v[i];
+		int a, b;
+
+		/* primary path first, then the others by the same order */
+		for (a = 1; a < f->npaths; a++)
+			for (b = a; b > 0 && path_better(&f->paths[b], &f->paths[b - 1]); b--) {
+				struct hog_path t = f->paths[b];
+
+				f->paths[b] = f->paths[b - 1];
+				f->paths[b - 1] = t;
+			}
+		rate(f);
+		fingerprint(p, f);
+	}
+	qsort(p->findings.v, p->findings.n, sizeof(void *), finding_cmp);
+}
+
+void hog_prog_solve(struct hog_prog *p)
+{
+	build_edges(p);
+	solve_all(p);
+	group(p);
+}
+
+int hog_prog_nfindings(const struct hog_prog *p)
+{
+	return p->findings.n;
+}
+
+const struct hog_finding *hog_prog_finding(const struct hog_prog *p, int i)
+{
+	return i >= 0 && i < p->findings.n ? p->findings.v[i] : NULL;
+}
+
+const struct hog_summary *hog_prog_summary(const struct hog_prog *p, const char *tu,
+					   const char *name)
+{
+	struct hog_prog *q = (struct hog_prog *)p;
+	struct hog_func fake = { 0 };
+	struct fnode *n;
+
+	fake.tu = hog_intern(q->strs, tu ? tu : "");
+	n = resolve(q, &fake, name);
+	return n && n->have ? &n->sum : NULL;
+}
+
+int hog_prog_nfuncs(const struct hog_prog *p)
+{
+	return p->nodes.n;
+}
+
+int hog_prog_nincomplete(const struct hog_prog *p)
+{
+	return p->nincomplete;
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rendering findings: gcc-style text for people, JSON and SARIF 2.1.0
+ * (built with jansson) for machines and code review.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "report.h"
+#include "message.h"
+
+int hog_format_parse(const char *s)
+{
+	if (!strcmp(s, "text"))
+		return HOG_FMT_TEXT;
+	if (!strcmp(s, "json"))
+		return HOG_FMT_JSON;
+	if (!strcmp(s, "sarif"))
+		return HOG_FMT_SARIF;
+	return -1;
+}
+
+static const char *base_name(enum hog_baseline b)
+{
+	static const char *const n[] = { NULL, "new", "unchanged", "absent" };
+
+	return b <= HOG_BASE_ABSENT ? n[b] : NULL;
+}
+
+/* ---- text ---- */
+
+static void text_loc(struct hog_buf *b, const char *file, int line, int col)
+{
+	if (col > 0)
+		hog_buf_printf(b, "%s:%d:%d: ", file ? file : "?", line, col);
+	else
+		hog_buf_printf(b, "%s:%d: ", file ? file : "?", line);
+}
+
+static void text_one(struct hog_buf *b, const struct hog_report_item *it,
+		     const struct hog_report_opts *o)
+{
+	const struct hog_finding *f = it->f;
+	const struct hog_path *p = &f->paths[0];
+	char *msg = hog_finding_message(f, p), *chain = hog_path_text(f, p);
+	int i, maxc = o->max_callers > 0 ? o->max_callers : 5;
+
+	text_loc(b, p->file, p->line, p->col);
+	hog_buf_printf(b, "%s: %s [%s]", hog_sev_name(f->sev), msg, hog_finding_option(f));
+	if (base_name(it->state))
+		hog_buf_printf(b, " (%s)", base_name(it->state));
+	hog_buf_add(b, "\n");
+	text_loc(b, p->file, p->line, p->col);
+	hog_buf_printf(b, "note: chain: %s\n", chain);
+	text_loc(b, f->site_file, f->site_line, f->site_col);
+	hog_buf_printf(b, "note: %s%s: %s\n", f->callee ? f->callee : f->site_func,
+		       f->callee ? "()" : "", f->reason ? f->reason : f->cls);
+	if (p->lock.line > 0 && p->lock.name)
+		hog_buf_printf(b, "%s:%d: note: %s taken here\n", p->file, p->lock.line,
+			       p->lock.name);
+	for (i = 1; i < f->npaths && i <= maxc; i++) {
+		char *c = hog_path_text(f, &f->paths[i]);
+
+		text_loc(b, f->paths[i].file, f->paths[i].line, f->paths[i].col);
+		hog_buf_printf(b, "note: also reached from %s(): %s\n", f->paths[i].holder, c);
+		free(c);
+	}
+	if (f->npaths > maxc + 1)
+		hog_buf_printf(b, "%s:%d: note: and from %d more callers\n", p->file, p->line,
+			       f->npaths - maxc - 1);
+	hog_buf_printf(b, "    fingerprint %s\n", f->fingerprint);
+	free(msg);
+	free(chain);
+}
+
+static void render_text(const struct hog_report_item *items, int n,
+			const struct hog_report_opts *o, struct hog_buf *b)
+{
+	int i, cnt[3] = { 0 }, shown = 0, hidden = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct hog_finding *f = items[i].f;
+
+		if (items[i].state == HOG_BASE_ABSENT)
+			continue;
+		if (f->sev < o->min_sev) {
+			hidden++;
+			continue;
+		}
+		cnt[f->sev]++;
+		shown++;
+		text_one(b, &items[i], o);
+	}
+	for (i = 0; i < n; i++)
+		if (items[i].state == HOG_BASE_ABSENT) {
+			const struct hog_finding *f = items[i].f;
+			char *msg = hog_finding_message(f, NULL);
+
+			text_loc(b, f->paths[0].file, f->paths[0].line, f->paths[0].col);
+			hog_buf_printf(b, "fixed: %s [%s]\n", msg, hog_finding_option(f));
+			free(msg);
+		}
+	hog_buf_printf(b, "lockhog: %s: %d finding%s (%d error%s, %d warning%s, %d note%s)",
+		       o->scope ? o->scope : "scan", shown, shown == 1 ? "" : "s",
+		       cnt[HS_ERROR], cnt[HS_ERROR] == 1 ? "" : "s",
+		       cnt[HS_WARNING], cnt[HS_WARNING] == 1 ? "" : "s",
+		       cnt[HS_NOTE], cnt[HS_NOTE] == 1 ? "" : "s");
+	if (hidden)
+		hog_buf_printf(b, "; %d below %s not shown (--all shows them)", hidden,
+			       hog_sev_name(o->min_sev));
+	hog_buf_add(b, "\n");
+}
+
+/* ---- JSON ---- */
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *steps_json(const struct hog_path *p)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < p->nchain; i++) {
+		const struct hog_step *s = &p->chain[i];
+
+		json_array_append_new(a, json_pack("{s:o,s:o,s:i,s:i}", "function", jstr(s->func),
+						   "file", jstr(s->file), "line", s->line,
+						   "col", s->col));
+	}
+	return a;
+}
+
+static json_t *chain_json(const struct hog_finding *f, const struct hog_path *p)
+{
+	const char *names[64];
+	int n = hog_path_names(f, p, names, 64), i;
+	json_t *a = json_array();
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(names[i]));
+	return a;
+}
+
+static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
+{
+	return json_pack("{s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:b,s:o,s:s}",
+			 "function", jstr(p->holder), "file", jstr(p->file),
+			 "line", p->line, "col", p->col,
+			 "lock", jstr(p->lock.name), "lock_class", jstr(p->lock.cls),
+			 "chain", chain_json(f, p), "irqs_off", p->irqs_off,
+			 "steps", steps_json(p), "fingerprint", p->fingerprint);
+}
+
+static json_t *finding_json(const struct hog_report_item *it)
+{
+	const struct hog_finding *f = it->f;
+	const struct hog_path *p = &f->paths[0];
+	char *msg = hog_finding_message(f, p);
+	json_t *o, *callers = json_array();
+	int i;
+
+	for (i = 1; i < f->npaths; i++)
+		json_array_append_new(callers, path_json(f, &f->paths[i]));
+	o = json_pack("{s:o,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:s,s:i,s:s,s:o,s:o,s:b}",
+		      "file", jstr(p->file), "line", p->line, "col", p->col,
+		      "function", jstr(p->holder), "lock", jstr(p->lock.name),
+		      "lock_class", jstr(p->lock.cls), "lock_kind", jstr(p->lock.kind),
+		      "kind", jstr(hog_kind_name(f->kind)), "class", jstr(f->cls),
+		      "callee", jstr(f->callee), "irqs_off", f->irqs_off,
+		      "severity", hog_sev_name(f->sev), "score", f->score,
+		      "fingerprint", f->fingerprint, "message", jstr(msg),
+		      "reason", jstr(f->reason), "listed", f->listed);
+	json_object_set_new(o, "chain", chain_json(f, p));
+	json_object_set_new(o, "steps", steps_json(p));
+	json_object_set_new(o, "site", json_pack("{s:o,s:o,s:i,s:i}",
+						 "function", jstr(f->site_func),
+						 "file", jstr(f->site_file),
+						 "line", f->site_line, "col", f->site_col));
+	json_object_set_new(o, "callers", callers);
+	if (base_name(it->state))
+		json_object_set_new(o, "baseline", json_string(base_name(it->state)));
+	free(msg);
+	return o;
+}
+
+static int dump(json_t *root, struct hog_buf *b, char **err)
+{
+	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+	json_decref(root);
+	if (!s) {
+		*err = hog_xstrdup("cannot encode JSON");
+		return -1;
+	}
+	hog_buf_add(b, s);
+	hog_buf_add(b, "\n");
+	free(s);
+	return 0;
+}
+
+static int render_json(const struct hog_report_item *items, int n, struct hog_buf *b,
+		       char **err)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, finding_json(&items[i]));
+	return dump(a, b, err);
+}
+
+/* ---- SARIF 2.1.0 ---- */
+
+static const struct {
+	const char *id, *name, *text, *level;
+} sarif_rules[] = {
+	{ "lockhog-call", "CostlyCallUnderLock",
+	  "A costly call (hierarchical atomic charge, refcount release, whole-tree flush) runs while a lock is held or IRQs are off.",
+	  "warning" },
+	{ "lockhog-loop", "UnboundedLoopUnderLock",
+	  "A loop with a data-dependent trip count calling non-trivial functions runs while a lock is held, with no lock break.",
+	  "warning" },
+	{ "lockhog-sleep", "SleepUnderLock",
+	  "A call that may sleep runs while a spinning lock is held, IRQs are off or preemption is off.",
+	  "error" },
+	{ "lockhog-atomic", "GlobalAtomicUnderLock",
+	  "An atomic read-modify-write on a single global cache line runs while a lock is held or IRQs are off.",
+	  "note" },
+};
+
+static const char *sarif_level(enum hog_sev s)
+{
+	return s == HS_ERROR ? "error" : s == HS_WARNING ? "warning" : "note";
+}
+
+static json_t *sarif_loc(const char *file, int line, int col, const char *msg)
+{
+	json_t *region = json_pack("{s:i}", "startLine", line > 0 ? line : 1);
+	json_t *l;
+
+	if (col > 0)
+		json_object_set_new(region, "startColumn", json_integer(col));
+	l = json_pack("{s:{s:{s:s,s:s},s:o}}", "physicalLocation", "artifactLocation",
+		      "uri", file ? file : "unknown", "uriBaseId", "SRCROOT", "region", region);
+	if (msg)
+		json_object_set_new(l, "message", json_pack("{s:s}", "text", msg));
+	return l;
+}
+
+static json_t *sarif_flow(const struct hog_finding *f, const struct hog_path *p)
+{
+	json_t *locs = json_array();
+	int i;
+
+	for (i = 0; i < p->nchain; i++) {
+		const struct hog_step *s = &p->chain[i];
+		char *m;
+
+		if (i + 1 < p->nchain)
+			m = hog_xasprintf("%s() calls %s()", s->func, p->chain[i + 1].func);
+		else if (f->kind == HK_LOOP)
+			m = hog_xasprintf("%s() loops here", s->func);
+		else
+			m = hog_xasprintf("%s() calls %s()", s->func, f->callee ? f->callee : "?");
+		json_array_append_new(locs, json_pack("{s:o,s:i}", "location",
+						      sarif_loc(s->file, s->line, s->col, m),
+						      "nestingLevel", i));
+		free(m);
+	}
+	return json_pack("{s:[{s:o}]}", "threadFlows", "locations", locs);
+}
+
+static json_t *sarif_result(const struct hog_report_item *it)
+{
+	const struct hog_finding *f = it->f;
+	const struct hog_path *p = &f->paths[0];
+	char *msg = hog_finding_message(f, p), *chain = hog_path_text(f, p);
+	char *text = hog_xasprintf("%s. %s: %s. Chain: %s.", msg,
+				   f->callee ? f->callee : f->site_func,
+				   f->reason ? f->reason : f->cls, chain);
+	const char *opt = hog_finding_option(f) + 2;	/* "lockhog-call" */
+	json_t *r, *flows = json_array(), *related = json_array(), *props;
+	int i, ruleidx = 0;
+
+	for (i = 0; i < (int)(sizeof(sarif_rules) / sizeof(sarif_rules[0])); i++)
+		if (!strcmp(sarif_rules[i].id, opt))
+			ruleidx = i;
+	json_array_append_new(flows, sarif_flow(f, p));
+	json_array_append_new(related, sarif_loc(f->site_file, f->site_line, f->site_col,
+						 "the costly site"));
+	for (i = 1; i < f->npaths; i++) {
+		char *c = hog_path_text(f, &f->paths[i]);
+		char *m = hog_xasprintf("also reached from %s(): %s", f->paths[i].holder, c);
+
+		json_array_append_new(related, sarif_loc(f->paths[i].file, f->paths[i].line,
+							 f->paths[i].col, m));
+		json_array_append_new(flows, sarif_flow(f, &f->paths[i]));
+		free(c);
+		free(m);
+	}
+	for (i = 0; i < json_array_size(related); i++)
+		json_object_set_new(json_array_get(related, i), "id", json_integer(i));
+	props = json_pack("{s:o,s:o,s:s,s:o,s:b,s:i}", "lock", jstr(p->lock.name),
+			  "lockClass", jstr(p->lock.cls), "kind", hog_kind_name(f->kind),
+			  "chain", chain_json(f, p), "irqsOff", f->irqs_off, "score", f->score);
+	r = json_pack("{s:s,s:i,s:s,s:{s:s},s:[o],s:o,s:o,s:{s:s},s:o}",
+		      "ruleId", sarif_rules[ruleidx].id, "ruleIndex", ruleidx,
+		      "level", sarif_level(f->sev), "message", "text", text,
+		      "locations", sarif_loc(p->file, p->line, p->col, NULL),
+		      "codeFlows", flows, "relatedLocations", related,
+		      "partialFingerprints", "lockhogFingerprint/v1", f->fingerprint,
+		      "properties", props);
+	if (base_name(it->state))
+		json_object_set_new(r, "baselineState", json_string(base_name(it->state)));
+	free(msg);
+	free(chain);
+	free(text);
+	return r;
+}
+
+static int render_sarif(const struct hog_report_item *items, int n,
+			const struct hog_report_opts *o, struct hog_buf *b, char **err)
+{
+	json_t *rules = json_array(), *results = json_array(), *run, *root;
+	char *root_uri;
+	int i;
+
+	for (i = 0; i < (int)(sizeof(sarif_rules) / sizeof(sarif_rules[0])); i++)
+		json_array_append_new(rules, json_pack(
+			"{s:s,s:s,s:{s:s},s:{s:s},s:{s:s}}",
+			"id", sarif_rules[i].id, "name", sarif_rules[i].name,
+			"shortDescription", "text", sarif_rules[i].text,
+			"fullDescription", "text", sarif_rules[i].text,
+			"defaultConfiguration", "level", sarif_rules[i].level));
+	for (i = 0; i < n; i++)
+		json_array_append_new(results, sarif_result(&items[i]));
+	run = json_pack("{s:{s:{s:s,s:s,s:o}},s:o}",
+			"tool", "driver", "name", "lockhog",
+			"version", o->tool_version ? o->tool_version : "0",
+			"rules", rules, "results", results);
+	if (o->srcroot) {
+		size_t l = strlen(o->srcroot);
+
+		root_uri = hog_xasprintf("file://%s%s", o->srcroot,
+					 l && o->srcroot[l - 1] == '/' ? "" : "/");
+		json_object_set_new(run, "originalUriBaseIds",
+				    json_pack("{s:{s:s}}", "SRCROOT", "uri", root_uri));
+		free(root_uri);
+	}
+	json_object_set_new(run, "columnKind", json_string("utf16CodeUnits"));
+	root = json_pack("{s:s,s:s,s:[o]}",
+			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
+			 "version", "2.1.0", "runs", run);
+	return dump(root, b, err);
+}
+
+int hog_report(const struct hog_report_item *items, int n,
+	       const struct hog_report_opts *o, enum hog_format fmt,
+	       struct hog_buf *out, char **err)
+{
+	switch (fmt) {
+	case HOG_FMT_TEXT:
+		render_text(items, n, o, out);
+		return 0;
+	case HOG_FMT_JSON:
+		return render_json(items, n, out, err);
+	case HOG_FMT_SARIF:
+		return render_sarif(items, n, o, out, err);
+	}
+	*err = hog_xstrdup("unknown format");
+	return -1;
+}

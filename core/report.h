@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Findings rendered for people (gcc-style text) and machines (JSON,
+ * SARIF 2.1.0).  JSON and SARIF are built with jansson.
+ */
+#ifndef HOG_REPORT_H
+#define HOG_REPORT_H
+
+#include "analysis.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hog_format { HOG_FMT_TEXT, HOG_FMT_JSON, HOG_FMT_SARIF };
+
+/* How a finding compares with a baseline or an earlier revision. */
+enum hog_baseline { HOG_BASE_NONE, HOG_BASE_NEW, HOG_BASE_UNCHANGED, HOG_BASE_ABSENT };
+
+struct hog_report_item {
+	const struct hog_finding *f;
+	enum hog_baseline state;
+};
+
+struct hog_report_opts {
+	enum hog_sev min_sev;		/* text: hide findings below this */
+	const char *srcroot;		/* absolute path of the tree, for SARIF */
+	const char *tool_version;
+	const char *scope;		/* what was scanned, for the summary line */
+	int max_callers;		/* text: "also reached from" lines, 0: default 5 */
+};
+
+/* Parses "text", "json", "sarif"; -1 if none of them. */
+int hog_format_parse(const char *s);
+
+/*
+ * Appends the rendering of items to out.  Text ends with one summary
+ * line "lockhog: SCOPE: N findings (E errors, W warnings, K notes)".
+ * Returns 0, or -1 with *err set (malloc'ed).
+ */
+int hog_report(const struct hog_report_item *items, int n,
+	       const struct hog_report_opts *o, enum hog_format fmt,
+	       struct hog_buf *out, char **err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

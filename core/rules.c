@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser for the rules catalogue.  One rule a line:
+ *
+ *   DIRECTIVE NAME key=value ... ["reason"]
+ *
+ * with # comments.  Errors name FILE:LINE and never abort.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <ctype.h>
+#include "rules.h"
+
+static const char *const kind_names[HR_NKINDS] = {
+	[HR_LOCK] = "lock",
+	[HR_IRQ] = "irq",
+	[HR_PREEMPT] = "preempt",
+	[HR_COST] = "cost",
+	[HR_LOCKBREAK] = "lockbreak",
+	[HR_PASSTHROUGH] = "passthrough",
+	[HR_ATOMIC] = "atomic",
+	[HR_CHEAP] = "cheap",
+};
+
+const char *hog_rule_kind_name(enum hog_rule_kind k)
+{
+	return k < HR_NKINDS ? kind_names[k] : "?";
+}
+
+struct hog_rules *hog_rules_new(struct hog_strtab *strs)
+{
+	struct hog_rules *r = hog_xcalloc(1, sizeof(*r));
+
+	if (!strs) {
+		strs = hog_strtab_new();
+		r->own_strs = 1;
+	}
+	r->strs = strs;
+	r->byname = hog_map_new();
+	r->loop.max_bound = 64;
+	r->loop.listwalk = 0;
+	r->loop.min_calls = 1;
+	r->loop.max_chain = 8;
+	return r;
+}
+
+void hog_rules_free(struct hog_rules *r)
+{
+	if (!r)
+		return;
+	hog_map_free(r->byname);
+	hog_vec_free(&r->all);
+	hog_vec_free(&r->strip);
+	hog_arena_free(&r->arena);
+	if (r->own_strs)
+		hog_strtab_free(r->strs);
+	free(r);
+}
+
+const struct hog_rule *hog_rules_find(const struct hog_rules *r,
+				      const char *name, enum hog_rule_kind kind)
+{
+	const struct hog_rule *x = name ? hog_map_get(r->byname, name) : NULL;
+
+	for (; x; x = x->next)
+		if (x->kind == kind)
+			return x;
+	return NULL;
+}
+
+int hog_rules_is_strip(const struct hog_rules *r, const char *field)
+{
+	int i;
+
+	for (i = 0; i < r->strip.n; i++)
+		if (r->strip.v[i] == field)
+			return 1;
+	return 0;
+}
+
+/* ---- tokenizer ---- */
+
+struct tok {
+	char *key;	/* NULL for a bare word */
+	char *val;
+	int quoted;
+};
+
+struct parse {
+	struct hog_rules *r;
+	const char *path;
+	int line;
+	char *err;
+	struct tok tok[32];
+	int ntok;
+};
+
+static int perr(struct parse *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(struct parse *p, const char *fmt, ...)
+{
+	struct hog_buf b = { 0 };
+	va_list ap;
+
+	if (p->err)
+		return -1;
+	hog_buf_printf(&b, "%s:%d: ", p->path, p->line);
+	va_start(ap, fmt);
+	hog_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	p->err = b.s;
+	return -1;
+}
+
+/* Splits a line in place into words, key=value pairs and one quoted string. */
+static int tokenize(struct parse *p, char *s)
+{
+	p->ntok = 0;
+	for (;;) {
+		struct tok *t;
+
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (!*s || *s == '#')
+			return 0;
+		if (p->ntok == (int)(sizeof(p->tok) / sizeof(p->tok[0])))
+			return perr(p, "too many fields");
+		t = &p->tok[p->ntok++];
+		memset(t, 0, sizeof(*t));
+		if (*s == '"') {
+			char *o = ++s;
+
+			t->val = o;
+			t->quoted = 1;
+			while (*s && *s != '"') {
+				if (*s == '\\' && s[1])
+					s++;
+				*o++ = *s++;
+			}
+			if (*s != '"')
+				return perr(p, "unterminated string");
+			s++;
+			*o = 0;
+			if (*s && *s != ' ' && *s != '\t' && *s != '\r')
+				return perr(p, "text after closing quote");
+			continue;
+		}
+		t->val = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '=')
+			s++;
+		if (*s == '=') {
+			*s++ = 0;
+			t->key = t->val;
+			if (!*t->key)
+				return perr(p, "missing key before '='");
+			t->val = s;
+			if (*s == '"') {
+				char *o = ++s;
+
+				t->val = o;
+				t->quoted = 1;
+				while (*s && *s != '"')
+					*o++ = *s++;
+				if (*s != '"')
+					return perr(p, "unterminated string");
+				s++;
+				*o = 0;
+				continue;
+			}
+			while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+				s++;
+		}
+		if (*s)
+			*s++ = 0;
+		if (t->key && !*t->val)
+			return perr(p, "empty value for '%s'", t->key);
+	}
+}
+
+static int is_ident(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+static int parse_int(struct parse *p, const char *key, const char *s,
+		     long long lo, long long hi, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 0);
+	if (errno || *end || end == s || *out < lo || *out > hi)
+		return perr(p, "bad number '%s' for '%s'", s, key);
+	return 0;
+}
+
+/* arg=N, or for flags also "ret" */
+static int parse_arg(struct parse *p, const char *key, const char *s, int allow_ret,
+		     int *out)
+{
+	long long v;
+
+	if (allow_ret && !strcmp(s, "ret")) {
+		*out = -2;
+		return 0;
+	}
+	if (!strncmp(s, "arg", 3))
+		s += 3;
+	if (parse_int(p, key, s, 0, 15, &v))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* when=argN&MASK or when=argN==VAL */
+static int parse_when(struct parse *p, const char *s, struct hog_when *w)
+{
+	char buf[128], *op;
+	long long a;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (strncmp(buf, "arg", 3))
+		return perr(p, "bad condition '%s' (want argN&MASK or argN==VALUE)", s);
+	op = strpbrk(buf, "&=");
+	if (!op)
+		return perr(p, "bad condition '%s' (want argN&MASK or argN==VALUE)", s);
+	w->op = *op;
+	*op++ = 0;
+	if (w->op == '=') {
+		if (*op != '=')
+			return perr(p, "bad condition '%s' (use ==)", s);
+		op++;
+	}
+	if (parse_int(p, "when", buf + 3, 0, 15, &a) ||
+	    parse_int(p, "when", op, -(1LL << 62), 1LL << 62, &w->val))
+		return -1;
+	w->arg = (int)a;
+	return 0;
+}
+
+static int lookup(struct parse *p, const char *s, const char *const *names,
+		  int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(s, names[i]))
+			return i;
+	return perr(p, "unknown %s '%s'", key, s), -1;
+}
+
+static const char *const lock_ops[] = { "acquire", "release", "trylock" };
+static const char *const irq_ops[] = { "none", "save", "restore", "disable", "enable" };
+static const char *const try_conds[] = { "nonzero", "nonnull", "zero" };
+static const char *const break_ops[] = { "break", "test" };
+static const char *const lock_kinds[] = {
+	"spin", "raw_spin", "read", "write", "local", "bit", "mutex", "rwsem_read",
+	"rwsem_write", "rcu",
+};
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static int add_rule(struct parse *p, struct hog_rule *x)
+{
+	struct hog_rules *r = p->r;
+	struct hog_rule *head = hog_map_get(r->byname, x->name), *y;
+
+	for (y = head; y; y = y->next)
+		if (y->kind == x->kind)
+			return perr(p, "'%s' already has a %s rule at %s:%d", x->name,
+				    kind_names[x->kind], y->file, y->line);
+	x->next = head;
+	hog_map_put(r->byname, x->name, x);
+	hog_vec_push(&r->all, x);
+	return 0;
+}
+
+static int parse_loop(struct parse *p)
+{
+	int i;
+
+	for (i = 1; i < p->ntok; i++) {
+		struct tok *t = &p->tok[i];
+		long long v;
+
+		if (!t->key)
+			return perr(p, "loop takes key=value settings, not '%s'", t->val);
+		if (!strcmp(t->key, "bound")) {
+			if (parse_int(p, t->key, t->val, 0, 1LL << 40, &v))
+				return -1;
+			p->r->loop.max_bound = v;
+		} else if (!strcmp(t->key, "listwalk")) {
+			if (!strcmp(t->val, "ignore"))
+				p->r->loop.listwalk = 0;
+			else if (!strcmp(t->val, "report"))
+				p->r->loop.listwalk = 1;
+			else
+				return perr(p, "listwalk is ignore or report, not '%s'", t->val);
+		} else if (!strcmp(t->key, "calls")) {
+			if (parse_int(p, t->key, t->val, 0, 1000, &v))
+				return -1;
+			p->r->loop.min_calls = (int)v;
+		} else if (!strcmp(t->key, "chain")) {
+			if (parse_int(p, t->key, t->val, 1, 64, &v))
+				return -1;
+			p->r->loop.max_chain = (int)v;
+		} else {
+			return perr(p, "unknown loop setting '%s'", t->key);
+		}
+	}
+	return 0;
+}
+
+/* Which keys each directive accepts. */
+static int key_allowed(enum hog_rule_kind k, const char *key)
+{
+	static const char *const allowed[HR_NKINDS] = {
+		[HR_LOCK] = " op arg kind irq cond flags bit ",
+		[HR_IRQ] = " op flags ",
+		[HR_PREEMPT] = " op when ",
+		[HR_COST] = " class when ",
+		[HR_LOCKBREAK] = " op arg ",
+		[HR_PASSTHROUGH] = " arg ",
+		[HR_ATOMIC] = " arg ",
+		[HR_CHEAP] = " ",
+	};
+	char pat[64];
+
+	snprintf(pat, sizeof(pat), " %s ", key);
+	return allowed[k] && strstr(allowed[k], pat) != NULL;
+}
+
+static int parse_rule(struct parse *p, enum hog_rule_kind kind)
+{
+	struct hog_rules *r = p->r;
+	struct hog_rule *x;
+	int i, have_op = 0, have_arg = 0, v;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted)
+		return perr(p, "%s needs a function name", kind_names[kind]);
+	if (!is_ident(p->tok[1].val))
+		return perr(p, "'%s' is not a C identifier", p->tok[1].val);
+	x = hog_alloc(&r->arena, sizeof(*x));
+	x->kind = kind;
+	x->name = hog_intern(r->strs, p->tok[1].val);
+	x->file = hog_intern(r->strs, p->path);
+	x->line = p->line;
+	x->arg = -1;
+	x->flags = -1;
+	x->bit_arg = -1;
+	x->when.arg = -1;
+	x->op = kind == HR_PREEMPT ? 1 : 0;
+	for (i = 2; i < p->ntok; i++) {
+		struct tok *t = &p->tok[i];
+
+		if (!t->key) {
+			if (!t->quoted)
+				return perr(p, "unexpected word '%s' (want key=value)", t->val);
+			if (x->reason)
+				return perr(p, "two reasons given");
+			x->reason = hog_intern(r->strs, t->val);
+			continue;
+		}
+		if (!key_allowed(kind, t->key))
+			return perr(p, "%s does not take '%s'", kind_names[kind], t->key);
+		if (!strcmp(t->key, "op")) {
+			have_op = 1;
+			if (kind == HR_LOCK)
+				v = lookup(p, t->val, lock_ops, N(lock_ops), "lock op");
+			else if (kind == HR_IRQ)
+				v = lookup(p, t->val, irq_ops, N(irq_ops), "irq op");
+			else if (kind == HR_LOCKBREAK)
+				v = lookup(p, t->val, break_ops, N(break_ops), "lockbreak op");
+			else if (!strcmp(t->val, "disable"))
+				v = 1;
+			else if (!strcmp(t->val, "enable"))
+				v = -1;
+			else
+				return perr(p, "unknown preempt op '%s'", t->val);
+			if (v < 0 && kind != HR_PREEMPT)
+				return -1;
+			x->op = v;
+		} else if (!strcmp(t->key, "arg")) {
+			have_arg = 1;
+			if (parse_arg(p, t->key, t->val, 0, &x->arg))
+				return -1;
+		} else if (!strcmp(t->key, "flags")) {
+			if (parse_arg(p, t->key, t->val, 1, &x->flags))
+				return -1;
+		} else if (!strcmp(t->key, "bit")) {
+			if (parse_arg(p, t->key, t->val, 0, &x->bit_arg))
+				return -1;
+		} else if (!strcmp(t->key, "kind")) {
+			if (lookup(p, t->val, lock_kinds, N(lock_kinds), "lock kind") < 0)
+				return -1;
+			x->lock_kind = hog_intern(r->strs, t->val);
+			x->sleeping = !strcmp(t->val, "mutex") || !strncmp(t->val, "rwsem", 5);
+		} else if (!strcmp(t->key, "irq")) {
+			v = lookup(p, t->val, irq_ops, N(irq_ops), "irq form");
+			if (v < 0)
+				return -1;
+			x->irq = (enum hog_irq_op)v;
+		} else if (!strcmp(t->key, "cond")) {
+			v = lookup(p, t->val, try_conds, N(try_conds), "trylock condition");
+			if (v < 0)
+				return -1;
+			x->cond = (enum hog_try_cond)v;
+		} else if (!strcmp(t->key, "class")) {
+			if (!is_ident(t->val) && !strchr(t->val, '-'))
+				return perr(p, "bad class '%s'", t->val);
+			x->cls = hog_intern(r->strs, t->val);
+		} else if (!strcmp(t->key, "when")) {
+			if (parse_when(p, t->val, &x->when))
+				return -1;
+		}
+	}
+	switch (kind) {
+	case HR_LOCK:
+		if (!have_op)
+			return perr(p, "lock needs op=acquire|release|trylock");
+		if (!have_arg)
+			return perr(p, "lock needs arg=N naming the lock argument");
+		if (!x->lock_kind)
+			return perr(p, "lock needs kind=spin|raw_spin|read|write|local|bit|mutex|rwsem_read|rwsem_write|rcu");
+		if (x->irq == HIRQ_SAVE && x->flags == -1)
+			x->flags = -2;
+		if (x->irq == HIRQ_RESTORE && x->flags < 0)
+			return perr(p, "irq=restore needs flags=argN");
+		break;
+	case HR_IRQ:
+		if (!have_op || x->op == HIRQ_NONE)
+			return perr(p, "irq needs op=save|restore|disable|enable");
+		if (x->op == HIRQ_SAVE && x->flags == -1)
+			x->flags = -2;
+		if (x->op == HIRQ_RESTORE && x->flags < 0)
+			return perr(p, "irq op=restore needs flags=argN");
+		break;
+	case HR_COST:
+		if (!x->cls)
+			return perr(p, "cost needs class=CLASS");
+		if (!x->reason)
+			return perr(p, "cost needs a \"reason\"");
+		break;
+	case HR_LOCKBREAK:
+		if (!have_op)
+			x->op = HBRK_BREAK;
+		if (x->op == HBRK_BREAK && !have_arg)
+			return perr(p, "lockbreak op=break needs arg=N");
+		break;
+	case HR_PASSTHROUGH:
+	case HR_ATOMIC:
+		if (!have_arg)
+			return perr(p, "%s needs arg=N", kind_names[kind]);
+		break;
+	default:
+		break;
+	}
+	return add_rule(p, x);
+}
+
+static int parse_line(struct parse *p, char *s)
+{
+	const char *d;
+	int k;
+
+	if (tokenize(p, s))
+		return -1;
+	if (!p->ntok)
+		return 0;
+	if (p->tok[0].key || p->tok[0].quoted)
+		return perr(p, "line must start with a directive");
+	d = p->tok[0].val;
+	if (!strcmp(d, "loop"))
+		return parse_loop(p);
+	if (!strcmp(d, "strip")) {
+		int i;
+
+		if (p->ntok < 2)
+			return perr(p, "strip needs field names");
+		for (i = 1; i < p->ntok; i++) {
+			if (p->tok[i].key || !is_ident(p->tok[i].val))
+				return perr(p, "strip takes field names, not '%s'", p->tok[i].val);
+			hog_vec_push(&p->r->strip,
+				     (void *)hog_intern(p->r->strs, p->tok[i].val));
+		}
+		return 0;
+	}
+	for (k = 0; k < HR_NKINDS; k++)
+		if (!strcmp(d, kind_names[k]))
+			return parse_rule(p, (enum hog_rule_kind)k);
+	return perr(p, "unknown directive '%s'", d);
+}
+
+int hog_rules_parse(struct hog_rules *r, const char *path, const char *text,
+		    size_t len, char **err)
+{
+	struct parse p = { .r = r, .path = path };
+	const char *s = text, *end = text + len;
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (memchr(text, 0, len)) {
+		p.line = 1;
+		perr(&p, "binary data in rules file");
+		*err = p.err;
+		return -1;
+	}
+	while (s < end) {
+		const char *nl = memchr(s, '\n', end - s);
+		size_t n = (nl ? nl : end) - s;
+
+		p.line++;
+		if (n + 1 > cap) {
+			cap = n + 1;
+			line = hog_xrealloc(line, cap);
+		}
+		memcpy(line, s, n);
+		line[n] = 0;
+		s = nl ? nl + 1 : end;
+		if (parse_line(&p, line))
+			break;
+	}
+	free(line);
+	r->digest = hog_hash64(text, len, r->digest);
+	r->nfiles++;
+	if (p.err) {
+		*err = p.err;
+		return -1;
+	}
+	return 0;
+}
+
+int hog_rules_load(struct hog_rules *r, const char *path, char **err)
+{
+	FILE *f = fopen(path, "rb");
+	struct hog_buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+	int ret;
+
+	if (!f) {
+		*err = hog_xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		hog_buf_addn(&b, chunk, n);
+	if (ferror(f)) {
+		*err = hog_xasprintf("%s: read error", path);
+		fclose(f);
+		hog_buf_free(&b);
+		return -1;
+	}
+	fclose(f);
+	ret = hog_rules_parse(r, path, b.s ? b.s : "", b.len, err);
+	hog_buf_free(&b);
+	return ret;
+}

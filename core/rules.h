@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rules catalogue (the files in rules/, format in rules/README.md): what
+ * the names in a program mean.  Every engine reads it: the core when it
+ * interprets calls, the cocci generator, the clang frontend.
+ */
+#ifndef HOG_RULES_H
+#define HOG_RULES_H
+
+#include "util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hog_rule_kind {
+	HR_LOCK,	/* lock primitive: acquire, release, trylock */
+	HR_IRQ,		/* interrupts off/on, save/restore */
+	HR_PREEMPT,	/* preemption off/on */
+	HR_COST,	/* costly callee */
+	HR_LOCKBREAK,	/* gives a held lock up: cond_resched_lock(), ... */
+	HR_PASSTHROUGH,	/* returns its argument's lock: spinlock_check() */
+	HR_ATOMIC,	/* atomic read-modify-write on an argument */
+	HR_CHEAP,	/* an external function that does little: find_next_bit() */
+	HR_NKINDS
+};
+
+enum hog_lock_op { HOP_ACQUIRE, HOP_RELEASE, HOP_TRYLOCK };
+enum hog_irq_op { HIRQ_NONE, HIRQ_SAVE, HIRQ_RESTORE, HIRQ_DISABLE, HIRQ_ENABLE };
+enum hog_try_cond { HTRY_NONZERO, HTRY_NONNULL, HTRY_ZERO };
+enum hog_break_op { HBRK_BREAK, HBRK_TEST };
+
+/* A condition on a constant argument: arg & mask != 0, or arg == value. */
+struct hog_when {
+	int arg;		/* -1: always */
+	char op;		/* '&' or '=' */
+	long long val;
+};
+
+struct hog_rule {
+	enum hog_rule_kind kind;
+	const char *name;	/* interned */
+	const char *file;
+	int line;
+	struct hog_rule *next;	/* other rules for the same name */
+
+	int op;			/* hog_lock_op, hog_irq_op, preempt +1/-1, hog_break_op */
+	int arg;		/* the lock (or atomic target) argument, -1 none */
+	int flags;		/* irq flags: -1 none, -2 return value, else argument */
+	enum hog_irq_op irq;	/* for locks: irqsave/irqrestore/irq forms */
+	enum hog_try_cond cond;	/* trylock success */
+	const char *lock_kind;	/* spin, raw_spin, read, write, local, bit, mutex, rwsem */
+	int sleeping;		/* the lock is a sleeping lock (mutex, rwsem) */
+	int bit_arg;		/* bit_spin_lock: the bit number, -1 none */
+	const char *cls;	/* cost class */
+	const char *reason;
+	struct hog_when when;
+};
+
+/* Cost classes the core knows how to rank; rules may add others. */
+#define HOG_CLS_HIER	"hier-atomic"
+#define HOG_CLS_REF	"refcount-release"
+#define HOG_CLS_FLUSH	"tree-flush"
+#define HOG_CLS_SLEEP	"sleep"
+#define HOG_CLS_LOOP	"unbounded-loop"
+#define HOG_CLS_GATOM	"global-atomic"
+
+struct hog_loop_policy {
+	long long max_bound;	/* a loop bounded by at most this is cheap */
+	int listwalk;		/* report pointer-chasing walks: 0 no, 1 yes */
+	int min_calls;		/* non-trivial calls a loop body needs to count */
+	int max_chain;		/* longest call chain followed */
+};
+
+struct hog_rules {
+	struct hog_strtab *strs;
+	int own_strs;
+	struct hog_arena arena;
+	struct hog_map *byname;	/* interned name -> first struct hog_rule */
+	struct hog_vec all;	/* every rule in file order */
+	struct hog_vec strip;	/* interned field names dropped from lock identities */
+	struct hog_loop_policy loop;
+	int nfiles;
+	unsigned long long digest;	/* of the text, for cache keys */
+};
+
+struct hog_rules *hog_rules_new(struct hog_strtab *strs);
+/*
+ * Parses one rules file into r.  On error returns -1 and sets *err to
+ * "FILE:LINE: message" (malloc'ed); r keeps what was read before.
+ */
+int hog_rules_load(struct hog_rules *r, const char *path, char **err);
+int hog_rules_parse(struct hog_rules *r, const char *path, const char *text,
+		    size_t len, char **err);
+void hog_rules_free(struct hog_rules *r);
+
+/* First rule of the given kind for an interned name, or NULL. */
+const struct hog_rule *hog_rules_find(const struct hog_rules *r,
+				      const char *name, enum hog_rule_kind kind);
+int hog_rules_is_strip(const struct hog_rules *r, const char *field);
+
+const char *hog_rule_kind_name(enum hog_rule_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

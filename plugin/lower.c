@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lowering the current function's GIMPLE, right after the "ssa" pass
+ * and before any inlining, into the IR: one IR block per basic block
+ * plus an entry block, calls as events, loops with GCC's own bound.
+ */
+#include "gcc-compat.h"
+#include "lower.h"
+
+void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
+		  location_t loc)
+{
+	char *k = hog_xasprintf("%s:%d:%d", file, line, col);
+	const char *key = hog_intern(l->strs, k);
+
+	free(k);
+	if (!hog_map_get(l->map, key))
+		hog_map_put(l->map, key, (void *)(uintptr_t)(loc + 1));
+}
+
+location_t lh_locs_find(struct lh_locs *l, const char *file, int line, int col)
+{
+	char *k = hog_xasprintf("%s:%d:%d", file, line, col);
+	const char *key = hog_intern(l->strs, k);
+	void *v = hog_map_get(l->map, key);
+
+	free(k);
+	return v ? (location_t)((uintptr_t)v - 1) : UNKNOWN_LOCATION;
+}
+
+/* kbuild passes "./include/..." and "mm/...": keep paths as the tree spells them */
+static const char *clean_path(const char *f)
+{
+	if (!f)
+		return "";
+	while (f[0] == '.' && f[1] == '/')
+		f += 2;
+	return f;
+}
+
+struct lower {
+	struct hog_module *m;
+	struct lh_locs *locs;
+	struct hog_func *f;
+	int *bbmap;		/* bb index -> IR block */
+	int line, col;		/* last known location */
+	const char *file;
+	int loops_open;
+};
+
+static void where(struct lower *L, gimple *s)
+{
+	location_t loc = gimple_location(s);
+	expanded_location x;
+
+	if (loc == UNKNOWN_LOCATION)
+		return;
+	x = expand_location(loc);
+	if (!x.file)
+		return;
+	L->line = x.line;
+	L->col = x.column;
+	/* statements from macros in headers still belong to this function */
+	lh_locs_note(L->locs, L->file, x.line, x.column, loc);
+}
+
+/* Atomic RMW builtins: __atomic_fetch_add, __sync_fetch_and_or, ... */
+static bool atomic_builtin(tree fn)
+{
+	const char *n;
+
+	if (!fn || !fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+		return false;
+	n = IDENTIFIER_POINTER(DECL_NAME(fn));
+	if (!strncmp(n, "__sync_", 7))
+		return true;
+	if (!strncmp(n, "__atomic_", 9) && !strstr(n, "load") &&
+	    !strstr(n, "thread_fence") && !strstr(n, "signal_fence") &&
+	    !strstr(n, "is_lock_free") && !strstr(n, "always_lock_free"))
+		return strstr(n, "store") == NULL || strstr(n, "exchange") != NULL;
+	return false;
+}
+
+/*
+ * A name for a call's result, for messages: its variable, or the
+ * variable it is copied into (ptl = pte_lockptr(...)), or "callee()".
+ */
+static void name_result(struct lower *L, tree lhs, tree fn)
+{
+	imm_use_iterator it;
+	gimple *use;
+	const char *n = NULL;
+
+	if (SSA_NAME_VAR(lhs) && DECL_NAME(SSA_NAME_VAR(lhs)))
+		n = IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(lhs)));
+	FOR_EACH_IMM_USE_STMT(use, it, lhs) {
+		gassign *as = dyn_cast<gassign *>(use);
+		tree l;
+
+		if (n || !as || !gimple_assign_single_p(as))
+			continue;
+		l = gimple_assign_lhs(as);
+		if (TREE_CODE(l) == SSA_NAME && SSA_NAME_VAR(l) && DECL_NAME(SSA_NAME_VAR(l)))
+			n = IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(l)));
+	}
+	if (n) {
+		hog_func_set_vname(L->m, L->f, SSA_NAME_VERSION(lhs), n);
+	} else if (fn && DECL_NAME(fn)) {
+		char *t = hog_xasprintf("%s()", IDENTIFIER_POINTER(DECL_NAME(fn)));
+
+		hog_func_set_vname(L->m, L->f, SSA_NAME_VERSION(lhs), t);
+		free(t);
+	}
+}
+
+static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
+{
+	tree fn = gimple_call_fndecl(call);
+	tree lhs = gimple_call_lhs(call);
+	int dst = lhs && TREE_CODE(lhs) == SSA_NAME ? (int)SSA_NAME_VERSION(lhs) : -1;
+	unsigned n = gimple_call_num_args(call), i;
+	struct hog_event *e;
+
+	if (gimple_call_internal_p(call))
+		return;
+	if (fn && fndecl_built_in_p(fn, BUILT_IN_NORMAL)) {
+		if (atomic_builtin(fn) && n > 0) {
+			e = hog_block_add_event(L->m, b, HE_ATOMIC, L->line, L->col, NULL, -1, 1);
+			e->args[0] = lh_value(L->m, gimple_call_arg(call, 0));
+		}
+		return;
+	}
+	if (!fn) {
+		hog_block_add_event(L->m, b, HE_ICALL, L->line, L->col, NULL, dst, 0);
+		return;
+	}
+	if (dst >= 0)
+		name_result(L, lhs, fn);
+	if (n > 12)
+		n = 12;
+	e = hog_block_add_event(L->m, b, HE_CALL, L->line, L->col,
+				IDENTIFIER_POINTER(DECL_NAME(fn)), dst, n);
+	for (i = 0; i < n; i++)
+		e->args[i] = lh_value(L->m, gimple_call_arg(call, i));
+}
+
+/*
+ * Inline asm with a lock prefix (LOCK_PREFIX, or xchg which locks by
+ * itself) on a memory operand is an atomic read-modify-write.
+ */
+static void lower_asm(struct lower *L, struct hog_block *b, gasm *a)
+{
+	const char *s = gimple_asm_string(a);
+	tree mem = NULL_TREE;
+	unsigned i;
+	struct hog_event *e;
+
+	if (!s || (!strstr(s, "lock;") && !strstr(s, "lock ") && !strstr(s, ".smp_locks") &&
+		   !strstr(s, "xchg")))
+		return;
+	for (i = 0; i < gimple_asm_noutputs(a) && !mem; i++) {
+		tree op = gimple_asm_output_op(a, i);
+
+		if (strchr(TREE_STRING_POINTER(TREE_VALUE(TREE_PURPOSE(op))), 'm'))
+			mem = TREE_VALUE(op);
+	}
+	for (i = 0; i < gimple_asm_ninputs(a) && !mem; i++) {
+		tree op = gimple_asm_input_op(a, i);
+
+		if (strchr(TREE_STRING_POINTER(TREE_VALUE(TREE_PURPOSE(op))), 'm'))
+			mem = TREE_VALUE(op);
+	}
+	if (!mem)
+		return;
+	e = hog_block_add_event(L->m, b, HE_ATOMIC, L->line, L->col, NULL, -1, 1);
+	e->args[0].addr = lh_address(L->m, mem);
+	e->args[0].kind = e->args[0].addr ? HV_ADDR : HV_UNKNOWN;
+}
+
+/* Is t a pointer to a lock: spinlock_t *, struct mutex *, ... */
+static bool lock_pointer(tree t)
+{
+	tree pt;
+	const char *n;
+
+	if (!POINTER_TYPE_P(t))
+		return false;
+	pt = TREE_TYPE(t);
+	if (TREE_CODE(pt) != RECORD_TYPE)
+		return false;
+	n = lh_struct_name(pt);
+	return strstr(n, "lock") || strstr(n, "mutex") || strstr(n, "sem");
+}
+
+/* vmf->ptl = ptl: the core must know the field holds that lock */
+static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
+{
+	tree lhs = gimple_assign_lhs(as), rhs = gimple_assign_rhs1(as);
+	struct hog_event *e;
+	const char *dst;
+
+	if (!gimple_assign_single_p(as) || TREE_CODE(rhs) != SSA_NAME ||
+	    !lock_pointer(TREE_TYPE(rhs)))
+		return;
+	dst = lh_address(L->m, lhs);
+	if (!dst)
+		return;
+	e = hog_block_add_event(L->m, b, HE_STORE, L->line, L->col, NULL, -1, 2);
+	e->args[0].kind = HV_ADDR;
+	e->args[0].addr = dst;
+	e->args[1] = lh_value(L->m, rhs);
+}
+
+/* x = (y == 0) and x = (y != 0): the core needs these to follow trylock results. */
+static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
+{
+	tree lhs = gimple_assign_lhs(as);
+	enum tree_code code = gimple_assign_rhs_code(as);
+	struct hog_event *e;
+	const char *op;
+
+	if (TREE_CODE(lhs) != SSA_NAME) {
+		lower_store(L, b, as);
+		return;
+	}
+	if ((code == EQ_EXPR || code == NE_EXPR) &&
+	    TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
+	    integer_zerop(gimple_assign_rhs2(as)))
+		op = code == EQ_EXPR ? "!" : "!!";
+	else if (code == TRUTH_NOT_EXPR || (code == BIT_XOR_EXPR &&
+		 TREE_CODE(TREE_TYPE(lhs)) == BOOLEAN_TYPE &&
+		 integer_onep(gimple_assign_rhs2(as))))
+		op = "!";
+	else
+		return;
+	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, op,
+				SSA_NAME_VERSION(lhs), 1);
+	e->args[0] = lh_value(L->m, gimple_assign_rhs1(as));
+}
+
+static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
+{
+	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
+	enum tree_code code = gimple_cond_code(c);
+	int v;
+
+	if (code != EQ_EXPR && code != NE_EXPR)
+		return;
+	if (!integer_zerop(r)) {
+		if (!integer_zerop(l))
+			return;
+		std::swap(l, r);
+	}
+	v = lh_cond_var(l);
+	if (v < 0)
+		return;
+	b->cond = code == NE_EXPR ? HC_NEZ : HC_EQZ;
+	b->cond_var = v;
+}
+
+static void lower_stmts(struct lower *L, basic_block bb, struct hog_block *b)
+{
+	for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gimple *s = gsi_stmt(gsi);
+		struct hog_event *e;
+
+		where(L, s);
+		switch (gimple_code(s)) {
+		case GIMPLE_CALL:
+			lower_call(L, b, as_a<gcall *>(s));
+			break;
+		case GIMPLE_ASM:
+			lower_asm(L, b, as_a<gasm *>(s));
+			break;
+		case GIMPLE_ASSIGN:
+			lower_assign(L, b, as_a<gassign *>(s));
+			break;
+		case GIMPLE_COND:
+			lower_cond(L, b, as_a<gcond *>(s));
+			break;
+		case GIMPLE_RETURN: {
+			tree rv = gimple_return_retval(as_a<greturn *>(s));
+
+			e = hog_block_add_event(L->m, b, HE_RETURN, L->line, L->col, NULL,
+						-1, rv ? 1 : 0);
+			if (rv)
+				e->args[0] = lh_value(L->m, rv);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static void lower_phis(struct lower *L, basic_block bb, struct hog_block *b)
+{
+	for (gphi_iterator gsi = gsi_start_phis(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gphi *phi = gsi.phi();
+		tree res = gimple_phi_result(phi);
+		struct hog_phi *p;
+		unsigned i, n = gimple_phi_num_args(phi);
+
+		if (virtual_operand_p(res))
+			continue;
+		if (!INTEGRAL_TYPE_P(TREE_TYPE(res)) && !POINTER_TYPE_P(TREE_TYPE(res)))
+			continue;
+		p = hog_block_add_phi(L->m, b, SSA_NAME_VERSION(res), n);
+		for (i = 0; i < n; i++) {
+			edge e = gimple_phi_arg_edge(phi, i);
+
+			p->pred[i] = L->bbmap[e->src->index];
+			p->val[i] = lh_value(L->m, gimple_phi_arg_def(phi, i));
+		}
+	}
+}
+
+static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
+{
+	int succ[64], n = 0;
+	edge e;
+	edge_iterator ei;
+	gimple *last = last_stmt(bb);
+
+	if (last && gimple_code(last) == GIMPLE_COND && b->cond != HC_NONE) {
+		edge t, f;
+
+		extract_true_false_edges_from_block(bb, &t, &f);
+		if (t->dest != EXIT_BLOCK_PTR_FOR_FN(cfun) &&
+		    f->dest != EXIT_BLOCK_PTR_FOR_FN(cfun)) {
+			succ[0] = L->bbmap[t->dest->index];
+			succ[1] = L->bbmap[f->dest->index];
+			hog_block_set_succ(L->m, b, 2, succ);
+			return;
+		}
+		b->cond = HC_NONE;
+	} else {
+		b->cond = HC_NONE;
+	}
+	FOR_EACH_EDGE(e, ei, bb->succs) {
+		if (e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun) || n == 64)
+			continue;
+		succ[n++] = L->bbmap[e->dest->index];
+	}
+	hog_block_set_succ(L->m, b, n, succ);
+}
+
+/* ---- loops ---- */
+
+/* Does v come from loading a field through base (possibly via casts and offsets)? */
+static tree loaded_field(tree v, tree base, int depth)
+{
+	gassign *as;
+
+	if (!v || TREE_CODE(v) != SSA_NAME || depth > 6)
+		return NULL_TREE;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v));
+	if (!as)
+		return NULL_TREE;
+	if (gimple_assign_single_p(as)) {
+		tree r = gimple_assign_rhs1(as);
+
+		if (TREE_CODE(r) == SSA_NAME)
+			return loaded_field(r, base, depth + 1);
+		if (TREE_CODE(r) == COMPONENT_REF) {
+			tree in = r;
+
+			while (handled_component_p(in))
+				in = TREE_OPERAND(in, 0);
+			if (TREE_CODE(in) == MEM_REF && TREE_OPERAND(in, 0) == base)
+				return TREE_OPERAND(r, 1);
+		}
+		return NULL_TREE;
+	}
+	if (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)) ||
+	    gimple_assign_rhs_code(as) == POINTER_PLUS_EXPR)
+		return loaded_field(gimple_assign_rhs1(as), base, depth + 1);
+	return NULL_TREE;
+}
+
+/* next = parent_mem_cgroup(cur) and the like */
+static bool parent_call(tree next, tree cur)
+{
+	gcall *c;
+	tree fn;
+
+	next = next && TREE_CODE(next) == SSA_NAME ? next : NULL_TREE;
+	if (!next)
+		return false;
+	c = dyn_cast<gcall *>(SSA_NAME_DEF_STMT(next));
+	if (!c || !(fn = gimple_call_fndecl(c)) || gimple_call_num_args(c) < 1)
+		return false;
+	return strstr(IDENTIFIER_POINTER(DECL_NAME(fn)), "parent") &&
+	       gimple_call_arg(c, 0) == cur;
+}
+
+/* Every way out of the loop tests what a call returned: a retry loop. */
+static bool exits_on_calls(class loop *loop)
+{
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	unsigned i;
+	edge e;
+
+	if (exits.is_empty())
+		return false;
+	FOR_EACH_VEC_ELT(exits, i, e) {
+		gimple *last = last_stmt(e->src);
+		tree v;
+
+		if (!last || gimple_code(last) != GIMPLE_COND)
+			return false;
+		v = gimple_cond_lhs(last);
+		while (v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v)) {
+			gimple *d = SSA_NAME_DEF_STMT(v);
+
+			if (gimple_code(d) == GIMPLE_CALL || gimple_code(d) == GIMPLE_ASM)
+				break;
+			if (!is_gimple_assign(d))
+				return false;
+			v = gimple_assign_rhs1(d);
+		}
+		if (!v || TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v))
+			return false;
+	}
+	return true;
+}
+
+static enum hog_loop_shape loop_shape(class loop *loop)
+{
+	enum hog_loop_shape shape = HL_OTHER;
+	edge latch = loop_latch_edge(loop);
+	int carried = 0;
+
+	for (gphi_iterator gsi = gsi_start_phis(loop->header); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gphi *phi = gsi.phi();
+		tree res = gimple_phi_result(phi), next, field;
+
+		if (virtual_operand_p(res))
+			continue;
+		next = PHI_ARG_DEF_FROM_EDGE(phi, latch);
+		if (next != res)
+			carried++;
+		if (POINTER_TYPE_P(TREE_TYPE(res))) {
+			if (parent_call(next, res))
+				return HL_PARENT_WALK;
+			field = loaded_field(next, res, 0);
+			if (field && DECL_NAME(field) &&
+			    strstr(IDENTIFIER_POINTER(DECL_NAME(field)), "parent"))
+				return HL_PARENT_WALK;
+			if (field)
+				shape = HL_PTRCHASE;
+		} else if (shape == HL_OTHER && INTEGRAL_TYPE_P(TREE_TYPE(res))) {
+			affine_iv iv;
+
+			if (simple_iv(loop, loop, res, &iv, true) && iv.step &&
+			    TREE_CODE(iv.step) == INTEGER_CST)
+				shape = HL_COUNTED;
+		}
+	}
+	return !carried && exits_on_calls(loop) ? HL_RETRY : shape;
+}
+
+static void loop_where(struct lower *L, class loop *loop, int *line, int *col)
+{
+	gimple *last = last_stmt(loop->header);
+
+	*line = 0;
+	*col = 0;
+	if (last && gimple_code(last) == GIMPLE_COND &&
+	    gimple_location(last) != UNKNOWN_LOCATION) {
+		expanded_location x = expand_location(gimple_location(last));
+
+		*line = x.line;
+		*col = x.column;
+		return;
+	}
+	for (gimple_stmt_iterator g = gsi_start_bb(loop->header); !gsi_end_p(g); gsi_next(&g))
+		if (gimple_location(gsi_stmt(g)) != UNKNOWN_LOCATION) {
+			expanded_location x = expand_location(gimple_location(gsi_stmt(g)));
+
+			*line = x.line;
+			*col = x.column;
+			lh_locs_note(L->locs, L->file, x.line, x.column,
+				     gimple_location(gsi_stmt(g)));
+			return;
+		}
+}
+
+static void lower_loops(struct lower *L)
+{
+	if (!L->loops_open)
+		return;
+	for (auto loop : loops_list(cfun, 0)) {
+		basic_block *body;
+		int *blocks, line, col;
+		unsigned i;
+		long long bound = -1;
+		tree niter;
+		HOST_WIDE_INT max;
+
+		if (!loop->header || loop->header->index < NUM_FIXED_BLOCKS)
+			continue;
+		niter = number_of_latch_executions(loop);
+		if (niter && TREE_CODE(niter) == INTEGER_CST && tree_fits_shwi_p(niter))
+			bound = tree_to_shwi(niter);
+		max = max_loop_iterations_int(loop);
+		if (max >= 0 && (bound < 0 || max < bound))
+			bound = max;
+		body = get_loop_body(loop);
+		blocks = (int *)hog_xmalloc(sizeof(int) * (loop->num_nodes + 1));
+		for (i = 0; i < loop->num_nodes; i++)
+			blocks[i] = body[i]->index < last_basic_block_for_fn(cfun) ?
+				    L->bbmap[body[i]->index] : 0;
+		loop_where(L, loop, &line, &col);
+		hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
+				  bound, loop_shape(loop), loop->num_nodes, blocks);
+		free(blocks);
+		free(body);
+	}
+}
+
+struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs)
+{
+	struct lower L;
+	basic_block bb;
+	int nblocks = 1, params = 0, i, loops_open = 0;
+	const char **pnames;
+	const char *err;
+	expanded_location fx = expand_location(DECL_SOURCE_LOCATION(current_function_decl));
+
+	/*
+	 * Loop normalisation adds preheaders and SSA names: do it before
+	 * numbering blocks and variables.
+	 */
+	if (loops_for_fn(cfun) && number_of_loops(cfun) > 1) {
+		loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+		scev_initialize();
+		loops_open = 1;
+	}
+	memset(&L, 0, sizeof(L));
+	L.loops_open = loops_open;
+	L.m = m;
+	L.locs = locs;
+	L.file = hog_intern(m->strs, clean_path(fx.file));
+	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p))
+		params++;
+	pnames = (const char **)hog_xcalloc(params + 1, sizeof(*pnames));
+	i = 0;
+	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p), i++)
+		pnames[i] = DECL_NAME(p) ? IDENTIFIER_POINTER(DECL_NAME(p)) : "";
+	L.f = hog_func_new(m, IDENTIFIER_POINTER(DECL_NAME(current_function_decl)),
+			   L.file, fx.line, !TREE_PUBLIC(current_function_decl), params,
+			   pnames);
+	free(pnames);
+	L.f->nvars = num_ssa_names;
+	L.line = fx.line;
+	L.col = fx.column;
+
+	/* block 0 is a fresh entry, then every basic block in order */
+	L.bbmap = (int *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, sizeof(int));
+	FOR_EACH_BB_FN(bb, cfun)
+		L.bbmap[bb->index] = nblocks++;
+	hog_func_set_blocks(m, L.f, nblocks);
+	{
+		edge e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun));
+		int s = L.bbmap[e->dest->index];
+
+		hog_block_set_succ(m, &L.f->blocks[0], 1, &s);
+	}
+	FOR_EACH_BB_FN(bb, cfun) {
+		struct hog_block *b = &L.f->blocks[L.bbmap[bb->index]];
+
+		lower_phis(&L, bb, b);
+		lower_stmts(&L, bb, b);
+		lower_succs(&L, bb, b);
+	}
+	lower_loops(&L);
+	if (L.loops_open) {
+		scev_finalize();
+		loop_optimizer_finalize();
+	}
+	free(L.bbmap);
+	if (hog_func_finish(m, L.f, &err)) {
+		/* drop the function rather than hand the core something malformed */
+		m->nfuncs--;
+		inform(DECL_SOURCE_LOCATION(current_function_decl),
+		       "lockhog: internal error lowering %qD (%s); function skipped",
+		       current_function_decl, err);
+		return NULL;
+	}
+	return L.f;
+}

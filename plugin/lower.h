@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* GIMPLE to lockhog IR, and what it needs to say where things are. */
+#ifndef LOCKHOG_LOWER_H
+#define LOCKHOG_LOWER_H
+
+#include "../core/ir.h"
+
+struct lh_locs {
+	struct hog_strtab *strs;
+	struct hog_map *map;	/* interned "file:line:col" -> location_t + 1 */
+};
+
+void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
+		  location_t loc);
+location_t lh_locs_find(struct lh_locs *l, const char *file, int line, int col);
+
+/* Value and address tracing (value.c). */
+struct hog_val lh_value(struct hog_module *m, tree t);
+const char *lh_address(struct hog_module *m, tree ref);
+int lh_cond_var(tree t);
+const char *lh_struct_name(tree type);
+
+/* Lowers the current function (cfun) into m. */
+struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs);
+
+#endif
