@@ -73,6 +73,7 @@ struct hog_summary {
 	const char **brk;	/* entry locks it gives up and takes again */
 	int irq_exit;		/* HOG_IRQ_* or HOG_IRQ_PARAM + n */
 	int preempt_delta;
+	int pf_delta;		/* page faults disabled on return (kmap_atomic) */
 	const char *ret_addr;	/* returns this address, in its terms */
 	int ret_zero;		/* always returns 0 (1) or never (2): static inline stubs */
 	int natomic;

@@ -29,11 +29,12 @@
 #define MAX_PASSES 60
 #define WIDEN_PASS 12
 
-enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS };
+enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM };
 
 struct held {
 	const char *expr;	/* normalised, NULL if unknown */
 	const char *alias;	/* the same lock read through a field it was stored in */
+	int irqprev;		/* IRQ state before an irqsave taking it, -1 if none */
 	const char *cls;
 	const char *kind;
 	int sleeping;
@@ -43,7 +44,8 @@ struct held {
 struct fact {
 	int var;
 	int kind;
-	int irq;		/* FK_FLAGS: the IRQ state saved */
+	int irq;		/* FK_FLAGS: the IRQ state saved; FK_PMASK: the parameter */
+	long long mask;		/* FK_PMASK: var = parameter & mask */
 };
 
 struct tup {
@@ -51,11 +53,19 @@ struct tup {
 	struct held held[MAX_HELD];
 	int irq;
 	int preempt;
+	int pf;			/* page faults disabled depth */
 	int nrel;
 	const char *rel[MAX_REL];
 	int nfact;
 	struct fact fact[MAX_FACTS];
 	const char *store_from, *store_to;	/* the last lock pointer stored */
+	/*
+	 * The first test of a parameter's bits on this path (fgp_flags &
+	 * FGP_LOCK): costs past it apply only when callers pass such bits.
+	 */
+	int pc_param;
+	char pc_op;		/* '&': bits set, '~': bits clear */
+	long long pc_mask;
 	/* per-path record of the value returned, for trylock summaries */
 };
 
@@ -67,6 +77,7 @@ struct tset {
 /* What the final pass learns about each block. */
 struct binfo {
 	int atomic;		/* an atomic RMW happens here */
+	int irq_on;		/* IRQs are turned on or restored here */
 	int heavy;		/* non-trivial calls */
 	const char *heavy_name;	/* the weightiest of them */
 	int heavy_line;
@@ -80,8 +91,14 @@ struct exitrec {
 	const char *retaddr;
 };
 
+#define MAX_COOKIES 8
+
 struct fs {
 	struct hog_flow_ctx *c;
+	struct {
+		const char *name, *cls;
+	} cookie[MAX_COOKIES];
+	int ncookie;
 	const struct hog_func *f;
 	struct hog_summary *s;
 	struct tset *in;
@@ -97,6 +114,8 @@ struct fs {
 	int nontrivial;
 	int icalls;
 };
+
+static const char *var_name(const struct hog_func *f, int v);
 
 /* ---------- tuples ---------- */
 
@@ -148,12 +167,23 @@ static void fact_set(struct tup *t, int var, int kind, int irq)
 	t->fact[i].var = var;
 	t->fact[i].kind = kind;
 	t->fact[i].irq = irq;
+	t->fact[i].mask = 0;
+}
+
+static void fact_set_mask(struct tup *t, int var, int param, long long mask)
+{
+	int i;
+
+	fact_set(t, var, FK_PMASK, param);
+	i = fact_find(t, var);
+	if (i >= 0)
+		t->fact[i].mask = mask;
 }
 
 static int held_eq(const struct held *a, const struct held *b)
 {
 	return a->expr == b->expr && a->cls == b->cls && a->kind == b->kind &&
-	       a->alias == b->alias;
+	       a->alias == b->alias && a->irqprev == b->irqprev;
 }
 
 /* Does the held lock go by this name? */
@@ -167,8 +197,10 @@ static int tup_eq(const struct tup *a, const struct tup *b)
 	int i;
 
 	if (a->nheld != b->nheld || a->irq != b->irq || a->preempt != b->preempt ||
+	    a->pf != b->pf ||
 	    a->nrel != b->nrel || a->nfact != b->nfact || a->store_from != b->store_from ||
-	    a->store_to != b->store_to)
+	    a->store_to != b->store_to || a->pc_param != b->pc_param || a->pc_op != b->pc_op ||
+	    a->pc_mask != b->pc_mask)
 		return 0;
 	for (i = 0; i < a->nheld; i++)
 		if (!held_eq(&a->held[i], &b->held[i]))
@@ -178,7 +210,7 @@ static int tup_eq(const struct tup *a, const struct tup *b)
 			return 0;
 	for (i = 0; i < a->nfact; i++)
 		if (a->fact[i].var != b->fact[i].var || a->fact[i].kind != b->fact[i].kind ||
-		    a->fact[i].irq != b->fact[i].irq)
+		    a->fact[i].irq != b->fact[i].irq || a->fact[i].mask != b->fact[i].mask)
 			return 0;
 	return 1;
 }
@@ -188,7 +220,8 @@ static int same_locks(const struct tup *a, const struct tup *b)
 	int i;
 
 	if (a->nheld != b->nheld || a->irq != b->irq || a->preempt != b->preempt ||
-	    a->nrel != b->nrel)
+	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
+	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask)
 		return 0;
 	for (i = 0; i < a->nheld; i++)
 		if (!held_eq(&a->held[i], &b->held[i]))
@@ -206,7 +239,8 @@ static void facts_meet(struct tup *a, const struct tup *b)
 	for (i = 0; i < a->nfact; i++) {
 		const struct fact *f = fact_get(b, a->fact[i].var);
 
-		if (f && f->kind == a->fact[i].kind && f->irq == a->fact[i].irq)
+		if (f && f->kind == a->fact[i].kind && f->irq == a->fact[i].irq &&
+		    f->mask == a->fact[i].mask)
 			a->fact[n++] = a->fact[i];
 	}
 	a->nfact = n;
@@ -238,6 +272,9 @@ static void tup_meet(struct tup *a, const struct tup *b)
 		a->irq = HOG_IRQ_CALLER;
 	if (b->preempt < a->preempt)
 		a->preempt = b->preempt;
+	/* faults count as disabled only where every path disabled them */
+	if (b->pf < a->pf)
+		a->pf = b->pf;
 	/* an entry lock counts as given up if any path gave it up */
 	for (i = 0; i < b->nrel && a->nrel < MAX_REL; i++)
 		if (!rel_has(a, b->rel[i]))
@@ -245,6 +282,8 @@ static void tup_meet(struct tup *a, const struct tup *b)
 	facts_meet(a, b);
 	if (a->store_from != b->store_from || a->store_to != b->store_to)
 		a->store_from = a->store_to = NULL;
+	if (a->pc_param != b->pc_param || a->pc_op != b->pc_op || a->pc_mask != b->pc_mask)
+		a->pc_param = -1;
 }
 
 static void tset_free(struct tset *s)
@@ -371,6 +410,11 @@ static int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v,
 			*irq = f->irq;
 			return f->kind;
 		}
+		/* a parameter's value, carried through phis for its flag tests */
+		if (e[0] == '$' && hog_expr_param(e) >= 0 && !strpbrk(e + 1, "/^#[")) {
+			*irq = hog_expr_param(e);
+			return FK_PARAM;
+		}
 		if (e[0] == '@' || strchr(e, '/'))
 			return FK_NONZERO;
 		return FK_NONE;
@@ -412,6 +456,7 @@ static void acquire(struct fs *fs, struct tup *t, const char *expr, const char *
 	h = &t->held[t->nheld++];
 	h->expr = expr;
 	h->alias = expr && t->store_to == expr ? t->store_from : NULL;
+	h->irqprev = -1;
 	h->cls = cls ? cls : hog_expr_class(fs->c->strs, expr);
 	h->kind = kind;
 	h->sleeping = sleeping;
@@ -511,6 +556,8 @@ static int when_eval(const struct callv *cv, const struct hog_when *w, int *para
 	if (v->kind == HV_CONST) {
 		if (w->op == '&')
 			return (v->cst & w->val) != 0;
+		if (w->op == '~')
+			return (v->cst & w->val) == 0;
 		return v->cst == w->val;
 	}
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
@@ -588,6 +635,12 @@ static void unlock_by_name(struct fs *fs, struct tup *t, const struct callv *cv)
  * Applies a call to every tuple of the set; trylocks split a tuple in
  * two, one per outcome.
  */
+static void note_irq_on(struct fs *fs)
+{
+	if (fs->recording)
+		fs->bi[fs->cur_block].irq_on = 1;
+}
+
 static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 {
 	const struct hog_event *e = cv->ev;
@@ -595,6 +648,7 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 	const struct hog_rule *iq = rule_of(fs, e->callee, HR_IRQ);
 	const struct hog_rule *pr = rule_of(fs, e->callee, HR_PREEMPT);
 	const struct hog_rule *pt = rule_of(fs, e->callee, HR_PASSTHROUGH);
+	const struct hog_rule *pf = rule_of(fs, e->callee, HR_PAGEFAULT);
 	const struct hog_summary *s = NULL;
 	struct tset out = { 0 };
 	int i, k;
@@ -607,12 +661,18 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 		const char *r = hog_expr_subst(fs->c->strs, fs->c->rules, s->ret_addr,
 					       cv->addr, cv->nargs, NULL);
 
-		if (r)
+		/*
+		 * A named variable (zone = page_zone(page)) names the object
+		 * better than the expansion does, unless the expansion ties it
+		 * to our parameters, which summaries need.
+		 */
+		if (r && (r[0] == '$' || !var_name(fs->f, e->dst) || !*var_name(fs->f, e->dst)))
 			fs->bind[e->dst] = r;
 	}
 
 	for (i = 0; i < set->n; i++) {
 		struct tup t = set->t[i];
+		int irq_before = t.irq, nheld_before = t.nheld;
 
 		if (iq) {
 			switch (iq->op) {
@@ -623,12 +683,14 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 				break;
 			case HIRQ_RESTORE:
 				t.irq = irq_from_flags(fs, &t, cv, iq->flags);
+				note_irq_on(fs);
 				break;
 			case HIRQ_DISABLE:
 				t.irq = HOG_IRQ_OFF;
 				break;
 			case HIRQ_ENABLE:
 				t.irq = HOG_IRQ_ON;
+				note_irq_on(fs);
 				break;
 			default:
 				break;
@@ -645,6 +707,13 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 					t.preempt = -4;
 			}
 		}
+		if (pf) {
+			t.pf += pf->op;
+			if (t.pf > 4)
+				t.pf = 4;
+			if (t.pf < -4)
+				t.pf = -4;
+		}
 		if (lk) {
 			const char *a = arg_addr(cv, lk->arg);
 
@@ -654,6 +723,8 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 					t.irq = irq_from_flags(fs, &t, cv, lk->flags);
 				else if (lk->irq == HIRQ_ENABLE)
 					t.irq = HOG_IRQ_ON;
+				if (lk->irq == HIRQ_RESTORE || lk->irq == HIRQ_ENABLE)
+					note_irq_on(fs);
 			} else {
 				struct tup fail = t;
 
@@ -676,10 +747,10 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 				}
 			}
 		}
-		if (!s && !lk && !iq && !pr && unlock_name(e->callee) &&
+		if (!s && !lk && !iq && !pr && !pf && unlock_name(e->callee) &&
 		    !has_any_rule(fs, e->callee))
 			unlock_by_name(fs, &t, cv);
-		if (s && !lk && !iq && !pr) {
+		if (s && !lk && !iq && !pr && !pf) {
 			struct tup fail;
 			const char *ret = NULL;
 			int try = 0;
@@ -717,6 +788,8 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 				if (x->expr && hog_expr_is_ret(x->expr) && !x->cond)
 					fact_set(&t, e->dst, FK_NONZERO, 0);
 			}
+			if (s->irq_exit == HOG_IRQ_ON || s->irq_exit >= HOG_IRQ_PARAM)
+				note_irq_on(fs);
 			if (s->irq_exit == HOG_IRQ_OFF || s->irq_exit == HOG_IRQ_ON)
 				t.irq = s->irq_exit;
 			else if (s->irq_exit >= HOG_IRQ_PARAM)
@@ -726,6 +799,11 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 				t.preempt = 8;
 			if (t.preempt < -4)
 				t.preempt = -4;
+			t.pf += s->pf_delta;
+			if (t.pf > 4)
+				t.pf = 4;
+			if (t.pf < -4)
+				t.pf = -4;
 			if (s->ret_zero && e->dst >= 0 && !try)
 				fact_set(&t, e->dst, s->ret_zero == 1 ? FK_ZERO : FK_NONZERO, 0);
 			if (try) {
@@ -736,6 +814,10 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 				tset_add(&out, &fail);
 			}
 		}
+		/* remember what an irqsave lock turned off, for drop_cookie_locks() */
+		if (irq_before != HOG_IRQ_OFF && t.irq == HOG_IRQ_OFF && t.nheld > nheld_before &&
+		    t.nheld > 0)
+			t.held[t.nheld - 1].irqprev = irq_before;
 		tset_add(&out, &t);
 	}
 	tset_free(set);
@@ -893,6 +975,8 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 
 	if (!fs->c->raws)
 		return;
+	if (t->pf > 0 && c->cls && !strcmp(c->cls, HOG_CLS_FAULT))
+		return;		/* faults off: the copy fails instead of sleeping */
 	if (c->irq_on && t->irq == HOG_IRQ_OFF) {
 		/* the callee turned IRQs back on before the cost */
 		tt = *t;
@@ -946,6 +1030,39 @@ static void record_cost(struct fs *fs, const struct tset *set, struct hog_cost *
 
 	if (c->nchain > fs->c->rules->loop.max_chain + 1)
 		return;
+	/*
+	 * Every path here tested bits of the same parameter: the cost is
+	 * the callers' only if they pass such bits.  Paths that tested
+	 * different bits set join as "any of them".
+	 */
+	if (c->when.arg < 0 && set->n) {
+		int same = set->t[0].pc_param >= 0;
+		long long mask = set->t[0].pc_mask;
+
+		for (i = 1; i < set->n && same; i++) {
+			if (set->t[i].pc_param != set->t[0].pc_param ||
+			    set->t[i].pc_op != set->t[0].pc_op)
+				same = 0;
+			else if (set->t[i].pc_mask != mask && set->t[0].pc_op == '&')
+				mask |= set->t[i].pc_mask;
+			else if (set->t[i].pc_mask != mask)
+				same = 0;
+		}
+		if (same) {
+			c->when.arg = set->t[0].pc_param;
+			c->when.op = set->t[0].pc_op;
+			c->when.val = mask;
+		}
+	}
+	if (c->cls && !strcmp(c->cls, HOG_CLS_FAULT)) {
+		int allpf = set->n > 0;
+
+		for (i = 0; i < set->n; i++)
+			if (set->t[i].pf <= 0)
+				allpf = 0;
+		if (allpf)
+			return;
+	}
 	for (i = 0; i < set->n; i++) {
 		const struct tup *t = &set->t[i];
 
@@ -990,10 +1107,14 @@ static void record_cost(struct fs *fs, const struct tset *set, struct hog_cost *
 	hog_vec_push(&fs->costs, c);
 }
 
-/* How much a call weighs in a loop body: 0 trivial, 1 unknown, 2 non-trivial, 3 costly. */
+/*
+ * How much a call weighs in a loop body, to name the heaviest one:
+ * 0 trivial, 1 unknown, 2 non-trivial, more the more costs it carries.
+ */
 static int call_weight(struct fs *fs, const char *callee)
 {
 	const struct hog_summary *s;
+	int i, w;
 
 	if (!callee)
 		return 0;
@@ -1006,7 +1127,10 @@ static int call_weight(struct fs *fs, const char *callee)
 		return 1;
 	if (s->trivial)
 		return 0;
-	return s->ncost || s->self ? 3 : 2;
+	w = 2 + (s->self ? 4 : 0);
+	for (i = 0; i < s->ncost; i++)
+		w += s->cost[i].kind == HK_LOOP ? 2 : 1;
+	return w;
 }
 
 static int is_trivial_call(struct fs *fs, const char *callee)
@@ -1098,7 +1222,8 @@ static void call_costs(struct fs *fs, const struct tset *set, const struct callv
 		if (ok == 1 || param >= 0) {
 			struct hog_cost *c;
 
-			c = cost_new(fs, !strcmp(cr->cls, HOG_CLS_SLEEP) ? HK_SLEEP : HK_CALL,
+			c = cost_new(fs, !strcmp(cr->cls, HOG_CLS_SLEEP) || !strcmp(cr->cls, HOG_CLS_FAULT) ?
+				     HK_SLEEP : HK_CALL,
 				     cr->cls, cr->reason, e->callee, 1, e->line, e->col, NULL);
 			if (ok != 1) {
 				c->when = cr->when;
@@ -1201,10 +1326,25 @@ static void apply_assign(struct fs *fs, struct tset *set, const struct hog_event
 		if (a && !fs->bind[e->dst])
 			fs->bind[e->dst] = a;
 	}
+	if (e->callee && !strcmp(e->callee, "&")) {
+		const struct hog_val *a = &e->args[0], *m = e->nargs > 1 ? &e->args[1] : NULL;
+
+		for (i = 0; i < set->n; i++) {
+			int irq, k = val_fact(fs, &set->t[i], a, &irq);
+
+			if (k == FK_PARAM && m && m->kind == HV_CONST)
+				fact_set_mask(&set->t[i], e->dst, irq, m->cst);
+			else
+				fact_set(&set->t[i], e->dst, FK_NONE, 0);
+		}
+		return;
+	}
 	for (i = 0; i < set->n; i++) {
 		struct tup *t = &set->t[i];
 		int irq, k = val_fact(fs, t, &e->args[0], &irq);
 
+		if (k == FK_PMASK || (k == FK_PARAM && e->callee))
+			k = FK_NONE;
 		if (e->callee && !strcmp(e->callee, "!")) {
 			if (k == FK_ZERO)
 				k = FK_NONZERO;
@@ -1278,6 +1418,90 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 }
 
 /* Moves the states at the end of b along the edge to succ number si. */
+/*
+ * "if (locked) unlock_page_lruvec_irqrestore(locked, flags);": a pointer
+ * that is handed to an unlock doubles as the "is it held" flag.  Where
+ * the function finds it NULL, it does not hold that lock, however the
+ * paths met before.  Matched by the variable's source name, since the
+ * test and the unlock see different SSA versions of it.
+ */
+static const char *var_name(const struct hog_func *f, int v)
+{
+	return f->vnames && v >= 0 && v < f->nvnames ? f->vnames[v] : NULL;
+}
+
+static void note_cookie(struct fs *fs, const struct hog_val *v, const char *released)
+{
+	const char *name = NULL, *cls;
+
+	if (!v || !released)
+		return;
+	if (v->kind == HV_VAR)
+		name = var_name(fs->f, v->var);
+	else if (v->kind == HV_ADDR && v->addr[0] == '%' && !strpbrk(v->addr + 1, "/^#["))
+		name = hog_intern(fs->c->strs, v->addr + 1);
+	cls = hog_expr_class(fs->c->strs, released);
+	if (!name || !*name || !cls || fs->ncookie == MAX_COOKIES)
+		return;
+	fs->cookie[fs->ncookie].name = name;
+	fs->cookie[fs->ncookie].cls = cls;
+	fs->ncookie++;
+}
+
+static void find_cookies(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i, k;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const struct hog_rule *lk;
+			const struct hog_summary *s;
+
+			if (e->kind != HE_CALL)
+				continue;
+			lk = rule_of(fs, e->callee, HR_LOCK);
+			if (lk && lk->op == HOP_RELEASE && lk->arg < e->nargs) {
+				struct callv cv;
+
+				call_prepare(fs, e, &cv);
+				note_cookie(fs, &e->args[lk->arg], arg_addr(&cv, lk->arg));
+				continue;
+			}
+			if (has_any_rule(fs, e->callee))
+				continue;
+			s = summary_of(fs, e->callee);
+			for (k = 0; s && k < s->nrel; k++) {
+				int p = hog_expr_param(s->rel[k]);
+
+				if (p >= 0 && p < e->nargs)
+					note_cookie(fs, &e->args[p], s->rel[k]);
+			}
+		}
+}
+
+static void drop_cookie_locks(struct fs *fs, struct tup *t, int var)
+{
+	const char *name = var_name(fs->f, var);
+	int i, j;
+
+	if (!name || !*name)
+		return;
+	for (i = 0; i < fs->ncookie; i++) {
+		if (fs->cookie[i].name != name)
+			continue;
+		for (j = t->nheld - 1; j >= 0; j--)
+			if (t->held[j].cls == fs->cookie[i].cls) {
+				if (t->held[j].irqprev >= 0)
+					t->irq = t->held[j].irqprev;
+				memmove(&t->held[j], &t->held[j + 1],
+					(t->nheld - j - 1) * sizeof(t->held[0]));
+				t->nheld--;
+			}
+	}
+}
+
 static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -1292,7 +1516,12 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			int want_nz = (b->cond == HC_NEZ) == (si == 0);
 			int kind = f ? f->kind : FK_NONE;
 
-			if (kind == FK_FLAGS)
+			if (kind == FK_PMASK && t.pc_param < 0) {
+				t.pc_param = f->irq;
+				t.pc_mask = f->mask;
+				t.pc_op = want_nz ? '&' : '~';
+			}
+			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM)
 				kind = FK_NONE;
 			if (want_nz && kind == FK_ZERO)
 				continue;
@@ -1300,6 +1529,8 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 				continue;
 			if (b->succ[0] != b->succ[1])
 				fact_set(&t, b->cond_var, want_nz ? FK_NONZERO : FK_ZERO, 0);
+			if (!want_nz && b->succ[0] != b->succ[1])
+				drop_cookie_locks(fs, &t, b->cond_var);
 		}
 		/* phis read the values as they leave this block */
 		{
@@ -1488,6 +1719,10 @@ static void analyse_loops(struct fs *fs)
 		c->brk = hog_alloc(fs->c->arena, sizeof(char *) * (nbrk ? nbrk : 1));
 		memcpy(c->brk, brk, sizeof(char *) * nbrk);
 		c->nbreak = nbrk;
+		/* IRQs let in once per iteration break an IRQs-off stretch */
+		for (j = 0; j < l->nblocks; j++)
+			if (fs->bi[l->blocks[j]].irq_on)
+				c->irq_on = 1;
 		/* the states on entry to the loop, not those coming round */
 		{
 			struct tset entry = { 0 };
@@ -1586,6 +1821,8 @@ static void finish_summary(struct fs *fs)
 			s->irq_exit = HOG_IRQ_CALLER;
 		if (i == 0 || x->t.preempt < s->preempt_delta)
 			s->preempt_delta = x->t.preempt;
+		if (i == 0 || x->t.pf < s->pf_delta)
+			s->pf_delta = x->t.pf;
 		for (j = 0; j < x->t.nrel; j++) {
 			for (k = 0; k < nrel; k++)
 				if (rel[k] == x->t.rel[j])
@@ -1725,7 +1962,15 @@ static void finish_summary(struct fs *fs)
 	s->natomic = fs->atomics.n;
 	s->atomic = hog_alloc(fs->c->arena, sizeof(char *) * (s->natomic ? s->natomic : 1));
 	memcpy(s->atomic, fs->atomics.v, sizeof(char *) * s->natomic);
+	/*
+	 * Trivial: straight-line work on a few fields.  A loop of more than
+	 * a handful of rounds is not, however cheap each round looks
+	 * (__free_one_page() merging buddies up to MAX_ORDER).
+	 */
 	s->trivial = !fs->nontrivial && !fs->icalls;
+	for (i = 0; i < fs->f->nloops && s->trivial; i++)
+		if (fs->f->loops[i].bound < 0 || fs->f->loops[i].bound > 4)
+			s->trivial = 0;
 }
 
 int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
@@ -1760,8 +2005,10 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 
 		memset(&init, 0, sizeof(init));
 		init.irq = HOG_IRQ_CALLER;
+		init.pc_param = -1;
 		tset_add(&fs.in[0], &init);
 	}
+	find_cookies(&fs);
 	dirty[0] = 1;
 	for (pass = 0, changed = 1; changed; pass++) {
 		if (pass == WIDEN_PASS)

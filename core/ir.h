@@ -52,7 +52,8 @@ enum hog_ev_kind {
 	HE_CALL,	/* direct call to callee */
 	HE_ICALL,	/* call through a pointer: callee is NULL */
 	HE_ATOMIC,	/* atomic read-modify-write on args[0] (inline asm, builtin) */
-	HE_ASSIGN,	/* dst = args[0]; callee NULL: copy, "!": !args[0], "!!": !!args[0] */
+	HE_ASSIGN,	/* dst = args[0]; callee NULL: copy, "!": !args[0], "!!": !!args[0],
+			 * "&": args[0] & args[1] */
 	HE_RETURN,	/* return args[0] (nargs may be 0) */
 	HE_STORE,	/* *args[0] = args[1]: a lock pointer stored in memory */
 };

@@ -22,6 +22,7 @@ static const char *const kind_names[HR_NKINDS] = {
 	[HR_PASSTHROUGH] = "passthrough",
 	[HR_ATOMIC] = "atomic",
 	[HR_CHEAP] = "cheap",
+	[HR_PAGEFAULT] = "pagefault",
 };
 
 const char *hog_rule_kind_name(enum hog_rule_kind k)
@@ -331,6 +332,7 @@ static int key_allowed(enum hog_rule_kind k, const char *key)
 		[HR_PASSTHROUGH] = " arg ",
 		[HR_ATOMIC] = " arg ",
 		[HR_CHEAP] = " ",
+		[HR_PAGEFAULT] = " op ",
 	};
 	char pat[64];
 
@@ -357,7 +359,7 @@ static int parse_rule(struct parse *p, enum hog_rule_kind kind)
 	x->flags = -1;
 	x->bit_arg = -1;
 	x->when.arg = -1;
-	x->op = kind == HR_PREEMPT ? 1 : 0;
+	x->op = kind == HR_PREEMPT || kind == HR_PAGEFAULT ? 1 : 0;
 	for (i = 2; i < p->ntok; i++) {
 		struct tok *t = &p->tok[i];
 
@@ -384,8 +386,8 @@ static int parse_rule(struct parse *p, enum hog_rule_kind kind)
 			else if (!strcmp(t->val, "enable"))
 				v = -1;
 			else
-				return perr(p, "unknown preempt op '%s'", t->val);
-			if (v < 0 && kind != HR_PREEMPT)
+				return perr(p, "unknown %s op '%s'", kind_names[kind], t->val);
+			if (v < 0 && kind != HR_PREEMPT && kind != HR_PAGEFAULT)
 				return -1;
 			x->op = v;
 		} else if (!strcmp(t->key, "arg")) {

@@ -22,6 +22,7 @@ enum hog_rule_kind {
 	HR_PASSTHROUGH,	/* returns its argument's lock: spinlock_check() */
 	HR_ATOMIC,	/* atomic read-modify-write on an argument */
 	HR_CHEAP,	/* an external function that does little: find_next_bit() */
+	HR_PAGEFAULT,	/* page faults off/on: copies from user space then do not sleep */
 	HR_NKINDS
 };
 
@@ -62,6 +63,7 @@ struct hog_rule {
 #define HOG_CLS_REF	"refcount-release"
 #define HOG_CLS_FLUSH	"tree-flush"
 #define HOG_CLS_SLEEP	"sleep"
+#define HOG_CLS_FAULT	"fault"		/* sleeps only by faulting on user memory */
 #define HOG_CLS_LOOP	"unbounded-loop"
 #define HOG_CLS_GATOM	"global-atomic"
 

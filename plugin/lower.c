@@ -227,6 +227,15 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 	    TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
 	    integer_zerop(gimple_assign_rhs2(as)))
 		op = code == EQ_EXPR ? "!" : "!!";
+	else if (code == BIT_AND_EXPR && TREE_CODE(gimple_assign_rhs2(as)) == INTEGER_CST &&
+		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME) {
+		/* flags & FGP_LOCK: lets the core tie costs to the caller's flags */
+		e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "&",
+					SSA_NAME_VERSION(lhs), 2);
+		e->args[0] = lh_value(L->m, gimple_assign_rhs1(as));
+		e->args[1] = lh_value(L->m, gimple_assign_rhs2(as));
+		return;
+	}
 	else if (code == TRUTH_NOT_EXPR || (code == BIT_XOR_EXPR &&
 		 TREE_CODE(TREE_TYPE(lhs)) == BOOLEAN_TYPE &&
 		 integer_onep(gimple_assign_rhs2(as))))
@@ -256,6 +265,9 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 		return;
 	b->cond = code == NE_EXPR ? HC_NEZ : HC_EQZ;
 	b->cond_var = v;
+	/* the core matches "if (locked)" to unlock(locked) by name */
+	if (TREE_CODE(l) == SSA_NAME && SSA_NAME_VAR(l) && DECL_NAME(SSA_NAME_VAR(l)))
+		hog_func_set_vname(L->m, L->f, v, IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(l))));
 }
 
 static void lower_stmts(struct lower *L, basic_block bb, struct hog_block *b)
