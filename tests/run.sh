@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs every lockhog test and ends with "N passed, N failed".
+#
+#   unit/         cmocka tests of the core (TAP)
+#   fixtures/     kernel-style snippets checked with lit and FileCheck
+#   cli/          the command's behaviour on bad input (TAP scripts)
+#   integration/  scans of the real linux-6.1 tree (TAP scripts)
+#
+# KDIR names the kernel tree (make check passes build/linux-6.1).
+set -u
+cd "$(dirname "$0")/.."
+export KDIR=${KDIR:-$PWD/build/linux-6.1}
+export LOCKHOG=$PWD/build/lockhog
+pass=0 fail=0 xfail=0
+failed=()
+LOG=build/tests/log
+mkdir -p "$LOG"
+
+# Counts TAP lines from a suite's output; a suite that dies without a
+# plan fails as a whole.
+tap() {
+	local name=$1 out=$2 rc=$3 p f
+	p=$(grep -cE '^ok [0-9]+' "$out")
+	f=$(grep -cE '^not ok [0-9]+' "$out")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	grep -E '^not ok [0-9]+' "$out" | sed "s|^|FAIL $name: |"
+	grep -E '^not ok [0-9]+' "$out" >/dev/null && failed+=("$name")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "FAIL $name: exited $rc without a failing test (see $out)"
+		fail=$((fail + 1))
+		failed+=("$name")
+	fi
+	echo "$name: $p passed, $f failed"
+}
+
+for t in build/tests/test_*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$LOG/$n.tap" 2>&1
+	tap "unit/$n" "$LOG/$n.tap" $?
+done
+
+if [ -f tests/fixtures/lit.cfg.py ]; then
+	/usr/bin/python3 /usr/lib/llvm-14/build/utils/lit/lit.py -v tests/fixtures \
+		>"$LOG/fixtures.out" 2>&1
+	rc=$?
+	p=$(grep -cE '^(PASS|XFAIL): ' "$LOG/fixtures.out")
+	f=$(grep -cE '^(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$LOG/fixtures.out")
+	x=$(grep -cE '^XFAIL: ' "$LOG/fixtures.out")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	xfail=$((xfail + x))
+	grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$LOG/fixtures.out" | sed 's/^/FAIL fixtures: /'
+	[ "$f" != 0 ] && failed+=(fixtures)
+	if [ $rc != 0 ] && [ "$f" = 0 ]; then
+		echo "FAIL fixtures: lit exited $rc (see $LOG/fixtures.out)"
+		fail=$((fail + 1))
+	fi
+	echo "fixtures: $p passed ($x expected failures), $f failed"
+fi
+
+for dir in cli integration; do
+	for t in tests/$dir/*.sh; do
+		[ -f "$t" ] || continue
+		n=$dir/$(basename "$t" .sh)
+		bash "$t" >"$LOG/$(basename "$t").tap" 2>&1
+		tap "$n" "$LOG/$(basename "$t").tap" $?
+	done
+done
+
+[ ${#failed[@]} -gt 0 ] && echo "failing suites: ${failed[*]} (logs in $LOG)"
+[ "$xfail" -gt 0 ] && echo "$xfail known false positives/negatives are marked XFAIL"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rules catalogue parser: what each directive records, and one test
+ * per class of error with the exact "PATH:LINE: message" it gives.
+ */
+#include "hogtest.h"
+
+struct rt {
+	struct hog_strtab *strs;
+	struct hog_rules *r;
+	char *err;
+};
+
+static int setup(void **state)
+{
+	struct rt *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -1;
+	t->strs = hog_strtab_new();
+	t->r = hog_rules_new(t->strs);
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct rt *t = *state;
+
+	free(t->err);
+	hog_rules_free(t->r);
+	hog_strtab_free(t->strs);
+	free(t);
+	return 0;
+}
+
+static int parse(struct rt *t, const char *text)
+{
+	free(t->err);
+	t->err = NULL;
+	return hog_rules_parse(t->r, "t.rules", text, strlen(text), &t->err);
+}
+
+/* Parsing text must fail with exactly msg. */
+static void expect_err(struct rt *t, const char *text, const char *msg)
+{
+	int ret = parse(t, text);
+
+	if (ret != -1 || !t->err || strcmp(t->err, msg))
+		print_error("text: %s\n got: %d '%s'\nwant: '%s'\n", text, ret,
+			    t->err ? t->err : "(none)", msg);
+	assert_int_equal(ret, -1);
+	assert_non_null(t->err);
+	assert_string_equal(t->err, msg);
+}
+
+static const struct hog_rule *find(struct rt *t, const char *name,
+				   enum hog_rule_kind k)
+{
+	return hog_rules_find(t->r, hog_intern(t->strs, name), k);
+}
+
+/* ---- valid rules ---- */
+
+static void test_lock_fields(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_rule *x;
+
+	assert_int_equal(parse(t,
+		"lock spin_lock op=acquire arg=0 kind=spin\n"
+		"lock spin_unlock_irqrestore op=release arg=0 kind=spin irq=restore flags=arg1\n"
+		"lock _raw_spin_lock_irqsave op=acquire arg=0 kind=spin irq=save\n"
+		"lock bit_spin_lock op=acquire arg=1 kind=bit bit=0\n"), 0);
+	x = find(t, "spin_lock", HR_LOCK);
+	assert_non_null(x);
+	assert_int_equal(x->kind, HR_LOCK);
+	assert_int_equal(x->op, HOP_ACQUIRE);
+	assert_int_equal(x->arg, 0);
+	assert_ptr_equal(x->lock_kind, hog_intern(t->strs, "spin"));
+	assert_int_equal(x->sleeping, 0);
+	assert_int_equal(x->irq, HIRQ_NONE);
+	assert_int_equal(x->flags, -1);
+	assert_int_equal(x->bit_arg, -1);
+	assert_string_equal(x->file, "t.rules");
+	assert_int_equal(x->line, 1);
+
+	x = find(t, "spin_unlock_irqrestore", HR_LOCK);
+	assert_int_equal(x->op, HOP_RELEASE);
+	assert_int_equal(x->irq, HIRQ_RESTORE);
+	assert_int_equal(x->flags, 1);
+	assert_int_equal(x->line, 2);
+
+	/* irq=save without flags: the flags come back as the return value */
+	x = find(t, "_raw_spin_lock_irqsave", HR_LOCK);
+	assert_int_equal(x->irq, HIRQ_SAVE);
+	assert_int_equal(x->flags, -2);
+
+	x = find(t, "bit_spin_lock", HR_LOCK);
+	assert_int_equal(x->arg, 1);
+	assert_int_equal(x->bit_arg, 0);
+	assert_string_equal(x->lock_kind, "bit");
+	assert_int_equal(t->r->all.n, 4);
+}
+
+static void test_lock_trylock_and_sleeping(void **state)
+{
+	struct rt *t = *state;
+
+	assert_int_equal(parse(t,
+		"lock spin_trylock op=trylock arg=0 kind=spin cond=nonzero\n"
+		"lock pcp_spin_trylock op=trylock arg=0 kind=spin cond=nonnull\n"
+		"lock mutex_lock_killable op=trylock arg=0 kind=mutex cond=zero\n"
+		"lock down_read op=acquire arg=0 kind=rwsem_read\n"
+		"lock down_write op=acquire arg=0 kind=rwsem_write\n"
+		"lock rcu_read_lock op=acquire arg=0 kind=rcu\n"
+		"lock local_lock op=acquire arg=0 kind=local\n"), 0);
+	assert_int_equal(find(t, "spin_trylock", HR_LOCK)->op, HOP_TRYLOCK);
+	assert_int_equal(find(t, "spin_trylock", HR_LOCK)->cond, HTRY_NONZERO);
+	assert_int_equal(find(t, "pcp_spin_trylock", HR_LOCK)->cond, HTRY_NONNULL);
+	assert_int_equal(find(t, "mutex_lock_killable", HR_LOCK)->cond, HTRY_ZERO);
+	assert_int_equal(find(t, "mutex_lock_killable", HR_LOCK)->sleeping, 1);
+	assert_int_equal(find(t, "down_read", HR_LOCK)->sleeping, 1);
+	assert_int_equal(find(t, "down_write", HR_LOCK)->sleeping, 1);
+	assert_int_equal(find(t, "rcu_read_lock", HR_LOCK)->sleeping, 0);
+	assert_int_equal(find(t, "local_lock", HR_LOCK)->sleeping, 0);
+	assert_int_equal(find(t, "spin_trylock", HR_LOCK)->sleeping, 0);
+}
+
+static void test_irq_preempt(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_rule *x;
+
+	assert_int_equal(parse(t,
+		"irq arch_local_irq_save op=save flags=ret\n"
+		"irq local_irq_save op=save flags=arg0\n"
+		"irq local_irq_restore op=restore flags=arg0\n"
+		"irq local_irq_disable op=disable\n"
+		"irq local_irq_enable op=enable\n"
+		"irq bare_save op=save\n"
+		"preempt __preempt_count_add op=disable when=arg0==1\n"
+		"preempt __preempt_count_sub op=enable when=arg0==1\n"
+		"preempt preempt_enable op=enable\n"), 0);
+	assert_int_equal(find(t, "arch_local_irq_save", HR_IRQ)->op, HIRQ_SAVE);
+	assert_int_equal(find(t, "arch_local_irq_save", HR_IRQ)->flags, -2);
+	assert_int_equal(find(t, "local_irq_save", HR_IRQ)->flags, 0);
+	assert_int_equal(find(t, "local_irq_restore", HR_IRQ)->op, HIRQ_RESTORE);
+	assert_int_equal(find(t, "local_irq_restore", HR_IRQ)->flags, 0);
+	assert_int_equal(find(t, "local_irq_disable", HR_IRQ)->op, HIRQ_DISABLE);
+	assert_int_equal(find(t, "local_irq_enable", HR_IRQ)->op, HIRQ_ENABLE);
+	assert_int_equal(find(t, "bare_save", HR_IRQ)->flags, -2);
+
+	x = find(t, "__preempt_count_add", HR_PREEMPT);
+	assert_int_equal(x->op, 1);
+	assert_int_equal(x->when.arg, 0);
+	assert_int_equal(x->when.op, '=');
+	assert_int_equal(x->when.val, 1);
+	assert_int_equal(find(t, "__preempt_count_sub", HR_PREEMPT)->op, -1);
+	x = find(t, "preempt_enable", HR_PREEMPT);
+	assert_int_equal(x->op, -1);
+	assert_int_equal(x->when.arg, -1);
+}
+
+static void test_cost_and_others(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_rule *x;
+
+	assert_int_equal(parse(t,
+		"cost kmalloc class=sleep when=arg1&0x400 \"may enter reclaim\"\n"
+		"cost css_put class=refcount-release \"a \\\"quoted\\\" reason\"\n"
+		"lockbreak cond_resched_lock op=break arg=0\n"
+		"lockbreak need_resched op=test\n"
+		"lockbreak plain_break arg=2\n"
+		"passthrough spinlock_check arg=0\n"
+		"atomic atomic_long_add arg=arg1\n"
+		"cheap find_next_bit\n"), 0);
+	x = find(t, "kmalloc", HR_COST);
+	assert_non_null(x);
+	assert_ptr_equal(x->cls, hog_intern(t->strs, "sleep"));
+	assert_string_equal(x->reason, "may enter reclaim");
+	assert_int_equal(x->when.arg, 1);
+	assert_int_equal(x->when.op, '&');
+	assert_int_equal(x->when.val, 0x400);
+	x = find(t, "css_put", HR_COST);
+	assert_string_equal(x->cls, "refcount-release");
+	assert_string_equal(x->reason, "a \"quoted\" reason");
+	assert_int_equal(x->when.arg, -1);
+
+	assert_int_equal(find(t, "cond_resched_lock", HR_LOCKBREAK)->op, HBRK_BREAK);
+	assert_int_equal(find(t, "cond_resched_lock", HR_LOCKBREAK)->arg, 0);
+	assert_int_equal(find(t, "need_resched", HR_LOCKBREAK)->op, HBRK_TEST);
+	assert_int_equal(find(t, "need_resched", HR_LOCKBREAK)->arg, -1);
+	assert_int_equal(find(t, "plain_break", HR_LOCKBREAK)->op, HBRK_BREAK);
+	assert_int_equal(find(t, "plain_break", HR_LOCKBREAK)->arg, 2);
+	assert_int_equal(find(t, "spinlock_check", HR_PASSTHROUGH)->arg, 0);
+	assert_int_equal(find(t, "atomic_long_add", HR_ATOMIC)->arg, 1);
+	assert_non_null(find(t, "find_next_bit", HR_CHEAP));
+	/* asking for another kind finds nothing */
+	assert_null(find(t, "find_next_bit", HR_COST));
+	assert_null(find(t, "no_such_function", HR_LOCK));
+}
+
+static void test_strip_and_loop_policy(void **state)
+{
+	struct rt *t = *state;
+
+	/* defaults before any loop line */
+	assert_int_equal(t->r->loop.max_bound, 64);
+	assert_int_equal(t->r->loop.listwalk, 0);
+	assert_int_equal(t->r->loop.min_calls, 1);
+	assert_int_equal(t->r->loop.max_chain, 8);
+	assert_int_equal(parse(t,
+		"strip rlock raw_lock\n"
+		"loop bound=16 listwalk=report calls=2 chain=4\n"), 0);
+	assert_true(hog_rules_is_strip(t->r, hog_intern(t->strs, "rlock")));
+	assert_true(hog_rules_is_strip(t->r, hog_intern(t->strs, "raw_lock")));
+	assert_false(hog_rules_is_strip(t->r, hog_intern(t->strs, "lock")));
+	assert_int_equal(t->r->loop.max_bound, 16);
+	assert_int_equal(t->r->loop.listwalk, 1);
+	assert_int_equal(t->r->loop.min_calls, 2);
+	assert_int_equal(t->r->loop.max_chain, 4);
+	assert_int_equal(parse(t, "loop listwalk=ignore\n"), 0);
+	assert_int_equal(t->r->loop.listwalk, 0);
+	assert_int_equal(t->r->loop.max_bound, 16);
+}
+
+static void test_layout_comments_crlf(void **state)
+{
+	struct rt *t = *state;
+
+	assert_int_equal(parse(t,
+		"# a comment\n"
+		"\n"
+		"   \t\n"
+		"cheap\tmemset  # trailing comment\r\n"
+		"    cheap memcpy\r\n"
+		"cost msleep class=sleep \"has # inside\"   # and a comment\n"
+		"cheap last_line_without_newline"), 0);
+	assert_int_equal(t->r->all.n, 4);
+	assert_int_equal(find(t, "memset", HR_CHEAP)->line, 4);
+	assert_int_equal(find(t, "memcpy", HR_CHEAP)->line, 5);
+	assert_string_equal(find(t, "msleep", HR_COST)->reason, "has # inside");
+	assert_int_equal(find(t, "last_line_without_newline", HR_CHEAP)->line, 7);
+}
+
+static void test_same_name_other_kind(void **state)
+{
+	struct rt *t = *state;
+
+	/* mutex_lock is both a lock and a sleeping call, as in kernel.rules */
+	assert_int_equal(parse(t,
+		"lock mutex_lock op=acquire arg=0 kind=mutex\n"
+		"cost mutex_lock class=sleep \"takes a mutex\"\n"), 0);
+	assert_non_null(find(t, "mutex_lock", HR_LOCK));
+	assert_non_null(find(t, "mutex_lock", HR_COST));
+	assert_int_equal(find(t, "mutex_lock", HR_COST)->line, 2);
+}
+
+static void test_empty_and_names_interned(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_rule *x;
+
+	assert_int_equal(parse(t, ""), 0);
+	assert_int_equal(parse(t, "\n\n# nothing\n"), 0);
+	assert_int_equal(t->r->all.n, 0);
+	assert_int_equal(t->r->nfiles, 2);
+	assert_int_equal(parse(t, "cheap memset\n"), 0);
+	x = t->r->all.v[0];
+	assert_ptr_equal(x->name, hog_intern(t->strs, "memset"));
+	assert_ptr_equal(hog_map_get(t->r->byname, x->name), x);
+	assert_string_equal(hog_rule_kind_name(HR_LOCKBREAK), "lockbreak");
+	assert_string_equal(hog_rule_kind_name(HR_CHEAP), "cheap");
+}
+
+static void test_digest_changes(void **state)
+{
+	struct rt *t = *state;
+	struct hog_rules *r2 = hog_rules_new(t->strs);
+	char *err = NULL;
+	unsigned long long d1;
+
+	assert_int_equal(parse(t, "cheap memset\n"), 0);
+	d1 = t->r->digest;
+	assert_int_equal(hog_rules_parse(r2, "t.rules", "cheap memset\n", 13, &err), 0);
+	assert_true(d1 == r2->digest);
+	assert_int_equal(parse(t, "cheap memcpy\n"), 0);
+	assert_true(d1 != t->r->digest);
+	hog_rules_free(r2);
+}
+
+static void test_kernel_catalogue(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_rule *x;
+
+	ht_rules_load(t->r, KERNEL_RULES);
+	assert_true(t->r->all.n > 200);
+	x = find(t, "spin_lock_irqsave", HR_LOCK);
+	assert_non_null(x);
+	assert_int_equal(x->irq, HIRQ_SAVE);
+	assert_int_equal(x->flags, 1);
+	x = find(t, "kmalloc", HR_COST);
+	assert_string_equal(x->cls, HOG_CLS_SLEEP);
+	assert_int_equal(x->when.arg, 1);
+	assert_int_equal(x->when.val, 0x400);
+	assert_string_equal(find(t, "page_counter_uncharge", HR_COST)->cls, HOG_CLS_HIER);
+	assert_int_equal(find(t, "spinlock_check", HR_PASSTHROUGH)->arg, 0);
+	assert_non_null(find(t, "mutex_lock", HR_LOCK));
+	assert_non_null(find(t, "mutex_lock", HR_COST));
+	assert_true(hog_rules_is_strip(t->r, hog_intern(t->strs, "rlock")));
+	assert_int_equal(t->r->loop.max_bound, 64);
+	assert_int_equal(t->r->loop.max_chain, 8);
+	assert_string_equal(x->file, KERNEL_RULES);
+}
+
+/* ---- errors: file and line ---- */
+
+static void test_err_prefix_line(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "cheap a\ncheap b\n# c\nfrob x\ncheap after\n",
+		   "t.rules:4: unknown directive 'frob'");
+	/* what came before the error is kept, what comes after is not */
+	assert_non_null(find(t, "a", HR_CHEAP));
+	assert_non_null(find(t, "b", HR_CHEAP));
+	assert_null(find(t, "after", HR_CHEAP));
+}
+
+static void test_err_unknown_directive(void **state)
+{
+	expect_err(*state, "spinlock foo op=acquire\n",
+		   "t.rules:1: unknown directive 'spinlock'");
+}
+
+static void test_err_unknown_key(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "lock a op=acquire arg=0 kind=spin colour=red\n",
+		   "t.rules:1: lock does not take 'colour'");
+	expect_err(t, "cheap memset arg=0\n", "t.rules:1: cheap does not take 'arg'");
+	expect_err(t, "cost a class=sleep arg=1 \"r\"\n", "t.rules:1: cost does not take 'arg'");
+	expect_err(t, "irq a op=save when=arg0&1\n", "t.rules:1: irq does not take 'when'");
+	expect_err(t, "loop bound=3 depth=2\n", "t.rules:1: unknown loop setting 'depth'");
+}
+
+static void test_err_cost_reason(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "cost synchronize_rcu class=sleep\n",
+		   "t.rules:1: cost needs a \"reason\"");
+	expect_err(t, "cost synchronize_rcu \"waits\"\n",
+		   "t.rules:1: cost needs class=CLASS");
+	expect_err(t, "cost synchronize_rcu class=sleep \"one\" \"two\"\n",
+		   "t.rules:1: two reasons given");
+	expect_err(t, "cost a class=a.b \"r\"\n", "t.rules:1: bad class 'a.b'");
+}
+
+static void test_err_duplicate(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t,
+		   "lock spin_lock op=acquire arg=0 kind=spin\n"
+		   "cheap memset\n"
+		   "lock spin_lock op=acquire arg=0 kind=raw_spin\n",
+		   "t.rules:3: 'spin_lock' already has a lock rule at t.rules:1");
+}
+
+static void test_err_duplicate_across_files(void **state)
+{
+	struct rt *t = *state;
+	char *err = NULL;
+	const char *b = "\ncost msleep class=sleep \"again\"\n";
+
+	assert_int_equal(parse(t, "cost msleep class=sleep \"sleeps\"\n"), 0);
+	assert_int_equal(hog_rules_parse(t->r, "local.rules", b, strlen(b), &err), -1);
+	assert_string_equal(err, "local.rules:2: 'msleep' already has a cost rule at t.rules:1");
+	free(err);
+}
+
+static void test_err_unterminated(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "cheap a\ncost msleep class=sleep \"sleeps\n",
+		   "t.rules:2: unterminated string");
+	expect_err(t, "cost msleep class=\"sleep\n",
+		   "t.rules:1: unterminated string");
+	expect_err(t, "cost msleep class=sleep \"ends in a backslash\\\"\n",
+		   "t.rules:1: unterminated string");
+	expect_err(t, "cost msleep class=sleep \"r\"x\n",
+		   "t.rules:1: text after closing quote");
+}
+
+static void test_err_binary(void **state)
+{
+	struct rt *t = *state;
+	static const char bin[] = "\0\x7f" "ELF\x02\x01";
+	static const char late[] = "cheap a\ncheap b\ncheap\0c\n";
+
+	free(t->err);
+	t->err = NULL;
+	assert_int_equal(hog_rules_parse(t->r, "t.rules", bin, sizeof(bin) - 1, &t->err), -1);
+	assert_string_equal(t->err, "t.rules:1: binary data in rules file");
+	free(t->err);
+	t->err = NULL;
+	/* a NUL anywhere rejects the whole file: nothing from it is kept */
+	assert_int_equal(hog_rules_parse(t->r, "t.rules", late, sizeof(late) - 1, &t->err), -1);
+	assert_non_null(t->err);
+	assert_true(!strncmp(t->err, "t.rules:", 8));
+	assert_non_null(strstr(t->err, ": binary data in rules file"));
+	assert_int_equal(t->r->all.n, 0);
+}
+
+static void test_err_bytes_never_crash(void **state)
+{
+	struct rt *t = *state;
+	char buf[64];
+	int i, c;
+
+	/* every byte value in a few positions: an error or a rule, never a crash */
+	for (c = 1; c < 256; c++)
+		for (i = 0; i < 3; i++) {
+			struct hog_rules *r = hog_rules_new(t->strs);
+			char *err = NULL;
+			int n, ret;
+
+			n = snprintf(buf, sizeof(buf), "cost kmalloc class=sleep \"r\"\n");
+			buf[i == 0 ? 0 : i == 1 ? 13 : n - 3] = (char)c;
+			ret = hog_rules_parse(r, "t.rules", buf, n, &err);
+			assert_true(ret == 0 || ret == -1);
+			if (ret)
+				assert_true(err && !strncmp(err, "t.rules:", 8));
+			free(err);
+			hog_rules_free(r);
+		}
+}
+
+static void test_err_names(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "cheap\n", "t.rules:1: cheap needs a function name");
+	expect_err(t, "lock op=acquire arg=0 kind=spin\n",
+		   "t.rules:1: lock needs a function name");
+	expect_err(t, "cheap \"memset\"\n", "t.rules:1: cheap needs a function name");
+	expect_err(t, "cheap 1abc\n", "t.rules:1: '1abc' is not a C identifier");
+	expect_err(t, "cheap mem-set\n", "t.rules:1: 'mem-set' is not a C identifier");
+	expect_err(t, "cheap memset memcpy\n",
+		   "t.rules:1: unexpected word 'memcpy' (want key=value)");
+	expect_err(t, "op=acquire lock\n", "t.rules:1: line must start with a directive");
+	expect_err(t, "\"lock\" a\n", "t.rules:1: line must start with a directive");
+}
+
+static void test_err_values(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "passthrough a arg=x\n", "t.rules:1: bad number 'x' for 'arg'");
+	expect_err(t, "passthrough a arg=16\n", "t.rules:1: bad number '16' for 'arg'");
+	expect_err(t, "passthrough a arg=-1\n", "t.rules:1: bad number '-1' for 'arg'");
+	expect_err(t, "passthrough a arg=ret\n", "t.rules:1: bad number 'ret' for 'arg'");
+	expect_err(t, "passthrough a arg=\n", "t.rules:1: empty value for 'arg'");
+	expect_err(t, "passthrough a =0\n", "t.rules:1: missing key before '='");
+	expect_err(t, "loop bound=-1\n", "t.rules:1: bad number '-1' for 'bound'");
+	expect_err(t, "loop chain=0\n", "t.rules:1: bad number '0' for 'chain'");
+	expect_err(t, "loop listwalk=maybe\n",
+		   "t.rules:1: listwalk is ignore or report, not 'maybe'");
+	expect_err(t, "loop 64\n", "t.rules:1: loop takes key=value settings, not '64'");
+}
+
+static void test_err_when(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "cost a class=sleep when=x1&4 \"r\"\n",
+		   "t.rules:1: bad condition 'x1&4' (want argN&MASK or argN==VALUE)");
+	expect_err(t, "cost a class=sleep when=arg1 \"r\"\n",
+		   "t.rules:1: bad condition 'arg1' (want argN&MASK or argN==VALUE)");
+	expect_err(t, "preempt a op=disable when=arg0=1\n",
+		   "t.rules:1: bad condition 'arg0=1' (use ==)");
+	expect_err(t, "cost a class=sleep when=argx&4 \"r\"\n",
+		   "t.rules:1: bad number 'x' for 'when'");
+	expect_err(t, "cost a class=sleep when=arg1&zz \"r\"\n",
+		   "t.rules:1: bad number 'zz' for 'when'");
+}
+
+static void test_err_lock_incomplete(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "lock a arg=0 kind=spin\n",
+		   "t.rules:1: lock needs op=acquire|release|trylock");
+	expect_err(t, "lock a op=acquire kind=spin\n",
+		   "t.rules:1: lock needs arg=N naming the lock argument");
+	expect_err(t, "lock a op=acquire arg=0\n",
+		   "t.rules:1: lock needs kind=spin|raw_spin|read|write|local|bit|mutex|rwsem_read|rwsem_write|rcu");
+	expect_err(t, "lock a op=release arg=0 kind=spin irq=restore\n",
+		   "t.rules:1: irq=restore needs flags=argN");
+	expect_err(t, "lock a op=release arg=0 kind=spin irq=restore flags=ret\n",
+		   "t.rules:1: irq=restore needs flags=argN");
+	expect_err(t, "lock a op=grab arg=0 kind=spin\n", "t.rules:1: unknown lock op 'grab'");
+	expect_err(t, "lock a op=acquire arg=0 kind=seqlock\n",
+		   "t.rules:1: unknown lock kind 'seqlock'");
+	expect_err(t, "lock a op=acquire arg=0 kind=spin irq=off\n",
+		   "t.rules:1: unknown irq form 'off'");
+	expect_err(t, "lock a op=trylock arg=0 kind=spin cond=positive\n",
+		   "t.rules:1: unknown trylock condition 'positive'");
+}
+
+static void test_err_other_directives(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "irq a flags=arg0\n",
+		   "t.rules:1: irq needs op=save|restore|disable|enable");
+	expect_err(t, "irq a op=none\n", "t.rules:1: irq needs op=save|restore|disable|enable");
+	expect_err(t, "irq a op=restore\n", "t.rules:1: irq op=restore needs flags=argN");
+	expect_err(t, "irq a op=toggle\n", "t.rules:1: unknown irq op 'toggle'");
+	expect_err(t, "preempt a op=off\n", "t.rules:1: unknown preempt op 'off'");
+	expect_err(t, "lockbreak a op=break\n", "t.rules:1: lockbreak op=break needs arg=N");
+	expect_err(t, "lockbreak a\n", "t.rules:1: lockbreak op=break needs arg=N");
+	expect_err(t, "lockbreak a op=yield arg=0\n", "t.rules:1: unknown lockbreak op 'yield'");
+	expect_err(t, "passthrough a\n", "t.rules:1: passthrough needs arg=N");
+	expect_err(t, "atomic a\n", "t.rules:1: atomic needs arg=N");
+	expect_err(t, "strip\n", "t.rules:1: strip needs field names");
+	expect_err(t, "strip 9lives\n", "t.rules:1: strip takes field names, not '9lives'");
+}
+
+static void test_err_too_many_fields(void **state)
+{
+	struct rt *t = *state;
+	struct hog_buf b = { 0 };
+	int i;
+
+	hog_buf_add(&b, "cheap a");
+	for (i = 0; i < 40; i++)
+		hog_buf_add(&b, " x=1");
+	hog_buf_add(&b, "\n");
+	expect_err(t, b.s, "t.rules:1: too many fields");
+	hog_buf_free(&b);
+}
+
+static void test_err_load_missing(void **state)
+{
+	struct rt *t = *state;
+
+	assert_int_equal(hog_rules_load(t->r, "tests/unit/no-such.rules", &t->err), -1);
+	assert_string_equal(t->err, "tests/unit/no-such.rules: No such file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_lock_fields),
+		T(test_lock_trylock_and_sleeping),
+		T(test_irq_preempt),
+		T(test_cost_and_others),
+		T(test_strip_and_loop_policy),
+		T(test_layout_comments_crlf),
+		T(test_same_name_other_kind),
+		T(test_empty_and_names_interned),
+		T(test_digest_changes),
+		T(test_kernel_catalogue),
+		T(test_err_prefix_line),
+		T(test_err_unknown_directive),
+		T(test_err_unknown_key),
+		T(test_err_cost_reason),
+		T(test_err_duplicate),
+		T(test_err_duplicate_across_files),
+		T(test_err_unterminated),
+		T(test_err_binary),
+		T(test_err_bytes_never_crash),
+		T(test_err_names),
+		T(test_err_values),
+		T(test_err_when),
+		T(test_err_lock_incomplete),
+		T(test_err_other_directives),
+		T(test_err_too_many_fields),
+		T(test_err_load_missing),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
