@@ -302,7 +302,9 @@ char *hog_expr_display(const char *e, const char *const *params, int nparams,
 			is_object = 0;
 			break;
 		case '[':
+			/* p[i] and a[i] are objects: their fields print with '.' */
 			hog_buf_add(&b, "[]");
+			is_object = 1;
 			break;
 		default:
 			break;

@@ -93,7 +93,17 @@ struct exitrec {
 
 #define MAX_COOKIES 8
 
+/* A variable computed from a parameter's bits: (param & and) | or. */
+struct pmap {
+	int var, param;
+	long long and, or;
+};
+
+#define MAX_PMAP 32
+
 struct fs {
+	struct pmap pmap[MAX_PMAP];
+	int npmap;
 	struct hog_flow_ctx *c;
 	struct {
 		const char *name, *cls;
@@ -116,6 +126,8 @@ struct fs {
 };
 
 static const char *var_name(const struct hog_func *f, int v);
+struct fs;
+static const struct pmap *pmap_get(struct fs *fs, int var);
 
 /* ---------- tuples ---------- */
 
@@ -463,6 +475,17 @@ static void acquire(struct fs *fs, struct tup *t, const char *expr, const char *
 	h->line = line;
 }
 
+/*
+ * Two names for locks of one class are the same lock unless both are
+ * tied to parameters or globals: dst->lock and src->lock in
+ * hand-over-hand locking are two locks, %locked->lru_lock and the
+ * lruvec that a helper returned are one.
+ */
+static int loose_name(const char *e)
+{
+	return !e || !hog_expr_portable(e);
+}
+
 static void note_release(struct fs *fs, const char *expr, const char *cls)
 {
 	struct binfo *b;
@@ -472,7 +495,7 @@ static void note_release(struct fs *fs, const char *expr, const char *cls)
 	b = &fs->bi[fs->cur_block];
 	if (expr)
 		hog_vec_push(&b->released, (void *)expr);
-	if (cls)
+	if (cls && loose_name(expr))
 		hog_vec_push(&b->released, (void *)cls);
 }
 
@@ -490,7 +513,8 @@ static void release(struct fs *fs, struct tup *t, const char *expr, const char *
 			break;
 		}
 	for (i = t->nheld - 1; i >= 0 && hit < 0 && cls; i--)
-		if (t->held[i].cls == cls) {
+		if (t->held[i].cls == cls &&
+		    (loose_name(expr) || loose_name(t->held[i].expr))) {
 			hit = i;
 			break;
 		}
@@ -542,12 +566,19 @@ static const struct hog_val *arg_val(const struct callv *cv, int i)
 	return i >= 0 && i < cv->ev->nargs ? &cv->ev->args[i] : NULL;
 }
 
-/* 1 holds, 0 does not, -1 unknown; *param set when it is our parameter. */
-static int when_eval(const struct callv *cv, const struct hog_when *w, int *param)
+/*
+ * Does a condition on a callee's argument hold at this call?  1 yes,
+ * 0 no, -1 only our caller can tell: then *out is the condition on our
+ * own parameter (gfp | __GFP_ZERO still sleeps as gfp does).
+ */
+static int when_eval(struct fs *fs, const struct callv *cv, const struct hog_when *w,
+		     struct hog_when *out)
 {
 	const struct hog_val *v;
+	const struct pmap *pm = NULL;
+	long long m;
 
-	*param = -1;
+	out->arg = -1;
 	if (w->arg < 0)
 		return 1;
 	v = arg_val(cv, w->arg);
@@ -562,9 +593,23 @@ static int when_eval(const struct callv *cv, const struct hog_when *w, int *para
 	}
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
 	    !strpbrk(v->addr + 1, "/^#[")) {
-		*param = hog_expr_param(v->addr);
+		*out = *w;
+		out->arg = hog_expr_param(v->addr);
 		return -1;
 	}
+	if (v->kind == HV_VAR)
+		pm = pmap_get(fs, v->var);
+	if (!pm || w->op == '=')
+		return -1;
+	/* value = (param & and) | or */
+	if (pm->or & w->val)
+		return w->op == '&';
+	m = w->val & pm->and;
+	if (!m)
+		return w->op == '~';
+	*out = *w;
+	out->arg = pm->param;
+	out->val = m;
 	return -1;
 }
 
@@ -697,9 +742,9 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 			}
 		}
 		if (pr) {
-			int param;
+			struct hog_when cond;
 
-			if (when_eval(cv, &pr->when, &param) == 1) {
+			if (when_eval(fs, cv, &pr->when, &cond) == 1) {
 				t.preempt += pr->op;
 				if (t.preempt > 8)
 					t.preempt = 8;
@@ -737,8 +782,11 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 				}
 				acquire(fs, &t, a, NULL, lk->lock_kind, lk->sleeping, e->line);
 				if (lk->op == HOP_TRYLOCK) {
-					if (e->dst < 0)
-						continue;	/* result unused: nothing held */
+					/* result unused: nobody can know, assume it failed */
+					if (e->dst < 0) {
+						tset_add(&out, &fail);
+						continue;
+					}
 					int ok = lk->cond == HTRY_ZERO ? FK_ZERO : FK_NONZERO;
 
 					fact_set(&t, e->dst, ok, 0);
@@ -893,7 +941,8 @@ static int class_in(struct fs *fs, const struct held *h, const char *const *rel,
 	for (i = 0; i < nrel; i++) {
 		if (held_is(h, rel[i]))
 			return 1;
-		if (!h->expr && h->cls && h->cls == hog_expr_class(fs->c->strs, rel[i]))
+		if (h->cls && h->cls == hog_expr_class(fs->c->strs, rel[i]) &&
+		    (loose_name(h->expr) || loose_name(rel[i])))
 			return 1;
 	}
 	return 0;
@@ -1196,7 +1245,8 @@ static void call_costs(struct fs *fs, const struct tset *set, const struct callv
 	const struct hog_rule *br = rule_of(fs, e->callee, HR_LOCKBREAK);
 	const struct hog_summary *s;
 	struct binfo *bi = &fs->bi[fs->cur_block];
-	int i, param;
+	struct hog_when cond;
+	int i;
 
 	if (!is_trivial_call(fs, e->callee)) {
 		int w = call_weight(fs, e->callee);
@@ -1217,17 +1267,16 @@ static void call_costs(struct fs *fs, const struct tset *set, const struct callv
 	if (ar)
 		atomic_target(fs, set, arg_addr(cv, ar->arg), e->callee, e->line, e->col);
 	if (cr) {
-		int ok = when_eval(cv, &cr->when, &param);
+		int ok = when_eval(fs, cv, &cr->when, &cond);
 
-		if (ok == 1 || param >= 0) {
+		if (ok == 1 || cond.arg >= 0) {
 			struct hog_cost *c;
 
 			c = cost_new(fs, !strcmp(cr->cls, HOG_CLS_SLEEP) || !strcmp(cr->cls, HOG_CLS_FAULT) ?
 				     HK_SLEEP : HK_CALL,
 				     cr->cls, cr->reason, e->callee, 1, e->line, e->col, NULL);
 			if (ok != 1) {
-				c->when = cr->when;
-				c->when.arg = param;
+				c->when = cond;
 				/* only our callers can tell: no finding here */
 				hog_vec_push(&fs->costs, c);
 			} else {
@@ -1257,17 +1306,16 @@ static void call_costs(struct fs *fs, const struct tset *set, const struct callv
 	for (i = 0; i < s->ncost; i++) {
 		const struct hog_cost *t = &s->cost[i];
 		struct hog_cost *c;
-		int ok = when_eval(cv, &t->when, &param);
+		int ok = when_eval(fs, cv, &t->when, &cond);
 
-		if (ok == 0 || (ok < 0 && param < 0))
+		if (ok == 0 || (ok < 0 && cond.arg < 0))
 			continue;
 		c = cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
 			     e->line, e->col, t);
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
 		if (ok != 1) {
-			c->when = t->when;
-			c->when.arg = param;
+			c->when = cond;
 			hog_vec_push(&fs->costs, c);
 			continue;
 		}
@@ -1325,6 +1373,14 @@ static void apply_assign(struct fs *fs, struct tset *set, const struct hog_event
 
 		if (a && !fs->bind[e->dst])
 			fs->bind[e->dst] = a;
+	}
+	if (e->callee && !strcmp(e->callee, "|")) {
+		const struct hog_val *m = e->nargs > 1 ? &e->args[1] : NULL;
+
+		for (i = 0; i < set->n; i++)
+			fact_set(&set->t[i], e->dst, m && m->kind == HV_CONST && m->cst ?
+				 FK_NONZERO : FK_NONE, 0);
+		return;
 	}
 	if (e->callee && !strcmp(e->callee, "&")) {
 		const struct hog_val *a = &e->args[0], *m = e->nargs > 1 ? &e->args[1] : NULL;
@@ -1446,6 +1502,55 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
 	fs->cookie[fs->ncookie].name = name;
 	fs->cookie[fs->ncookie].cls = cls;
 	fs->ncookie++;
+}
+
+static const struct pmap *pmap_get(struct fs *fs, int var)
+{
+	int i;
+
+	for (i = 0; i < fs->npmap; i++)
+		if (fs->pmap[i].var == var)
+			return &fs->pmap[i];
+	return NULL;
+}
+
+/* gfp | __GFP_ZERO, flags & ~X: SSA makes this a flow-insensitive fact */
+static void find_pmaps(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const struct hog_val *a, *m;
+			struct pmap p = { .and = -1, .or = 0 };
+			const struct pmap *from;
+
+			if (e->kind != HE_ASSIGN || !e->callee || e->nargs < 2 || e->dst < 0 ||
+			    fs->npmap == MAX_PMAP || (strcmp(e->callee, "|") && strcmp(e->callee, "&")))
+				continue;
+			a = &e->args[0];
+			m = &e->args[1];
+			if (m->kind != HV_CONST)
+				continue;
+			if (a->kind == HV_ADDR && hog_expr_param(a->addr) >= 0 &&
+			    !strpbrk(a->addr + 1, "/^#[")) {
+				p.param = hog_expr_param(a->addr);
+			} else if (a->kind == HV_VAR && (from = pmap_get(fs, a->var))) {
+				p = *from;
+			} else {
+				continue;
+			}
+			if (e->callee[0] == '|') {
+				p.or |= m->cst;
+			} else {
+				p.and &= m->cst;
+				p.or &= m->cst;
+			}
+			p.var = e->dst;
+			fs->pmap[fs->npmap++] = p;
+		}
 }
 
 static void find_cookies(struct fs *fs)
@@ -1646,7 +1751,7 @@ static int loop_breaks(struct fs *fs, const struct hog_loop *l, const struct hel
 		for (j = 0; j < b->released.n; j++) {
 			const char *r = b->released.v[j];
 
-			if (held_is(h, r) || (h->cls && r == h->cls))
+			if (held_is(h, r) || (h->cls && r == h->cls && loose_name(h->expr)))
 				return 1;
 		}
 	}
@@ -2009,6 +2114,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 		tset_add(&fs.in[0], &init);
 	}
 	find_cookies(&fs);
+	find_pmaps(&fs);
 	dirty[0] = 1;
 	for (pass = 0, changed = 1; changed; pass++) {
 		if (pass == WIDEN_PASS)

@@ -397,6 +397,8 @@ struct rd {
 	struct hog_module *m;
 	const char *p, *end;	/* current line */
 	int lineno;
+	int was_dash;		/* the last word was a bare "-": the empty name */
+	struct hog_vec blines;	/* line of each block record, for messages */
 	char *err;
 	char word[4096];
 };
@@ -440,6 +442,7 @@ static const char *get_word(struct rd *r)
 		rd_fail(r, "missing field");
 		return NULL;
 	}
+	r->was_dash = *r->p == '-' && (r->p + 1 == r->end || r->p[1] == ' ' || r->p[1] == '\t');
 	while (r->p < r->end && *r->p != ' ' && *r->p != '\t') {
 		int c = *r->p++;
 
@@ -464,7 +467,8 @@ static const char *get_name(struct rd *r)
 
 	if (!w)
 		return NULL;
-	if (!strcmp(w, "-"))
+	/* "%2D" is a real "-"; only the bare word means empty */
+	if (r->was_dash)
 		return "";
 	return w;
 }
@@ -570,6 +574,19 @@ static int rd_end_func(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
 
 	if (!f)
 		return 0;
+	/* say which block is wrong, not where the function ends */
+	for (i = 0; i < blocks->n; i++) {
+		const struct hog_block *b = blocks->v[i];
+		int j;
+
+		for (j = 0; j < b->nsucc; j++)
+			if (b->succ[j] >= blocks->n) {
+				r->err = hog_xasprintf("line %d: function %s: successor out of range",
+						       (int)(long)r->blines.v[i], f->name);
+				return -1;
+			}
+	}
+	r->blines.n = 0;
 	hog_func_set_blocks(r->m, f, blocks->n);
 	for (i = 0; i < blocks->n; i++) {
 		f->blocks[i] = *(struct hog_block *)blocks->v[i];
@@ -590,6 +607,7 @@ static int rd_block(struct rd *r, struct hog_vec *blocks)
 	const char *w;
 
 	hog_vec_push(blocks, b);
+	hog_vec_push(&r->blines, (void *)(long)r->lineno);
 	if (get_int(r, &b->nsucc, 0, 64))
 		return -1;
 	for (i = 0; i < b->nsucc; i++)
@@ -620,13 +638,19 @@ static int rd_phi(struct rd *r, struct hog_block *b)
 		return -1;
 	p = hog_block_add_phi(r->m, b, dst, n);
 	for (i = 0; i < n; i++) {
-		char *end;
+		long v = 0;
+		int digits = 0;
 
+		/* the line is not NUL-terminated: stay inside it */
 		skip_blanks(r);
-		p->pred[i] = (int)strtol(r->p, &end, 10);
-		if (end == r->p || *end != ':')
+		while (r->p < r->end && *r->p >= '0' && *r->p <= '9' && digits < 9) {
+			v = v * 10 + (*r->p++ - '0');
+			digits++;
+		}
+		if (!digits || r->p >= r->end || *r->p != ':')
 			return rd_fail(r, "bad phi argument");
-		r->p = end + 1;
+		r->p++;
+		p->pred[i] = (int)v;
 		if (get_val(r, &p->val[i]))
 			return -1;
 	}
@@ -790,6 +814,7 @@ struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
 	for (i = 0; i < blocks.n; i++)
 		free(blocks.v[i]);
 	hog_vec_free(&blocks);
+	hog_vec_free(&r.blines);
 	if (r.err) {
 		*err = r.err;
 		hog_module_free(r.m);

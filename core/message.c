@@ -53,8 +53,11 @@ char *hog_finding_message(const struct hog_finding *f, const struct hog_path *p)
 		hog_buf_printf(&b, "unbounded loop in %s() calling %s() runs ", f->site_func, callee);
 		break;
 	case HK_ATOMIC:
-		hog_buf_printf(&b, "atomic RMW on a global in %s() via %s() runs ", f->site_func,
-			       callee);
+		if (f->callee)
+			hog_buf_printf(&b, "atomic RMW on a global in %s() via %s() runs ",
+				       f->site_func, callee);
+		else
+			hog_buf_printf(&b, "atomic RMW on a global in %s() runs ", f->site_func);
 		break;
 	}
 	context(&b, p);

@@ -32,6 +32,7 @@
 #include "tree-scalar-evolution.h"
 #include "stringpool.h"
 #include "attribs.h"
+#include "cpplib.h"
 #include "diagnostic.h"
 #include "diagnostic-core.h"
 #include "output.h"

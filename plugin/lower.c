@@ -48,20 +48,42 @@ struct lower {
 	int loops_open;
 };
 
-static void where(struct lower *L, gimple *s)
+/*
+ * Where a statement is, as the user wrote it: the point where a macro
+ * was expanded, not the macro's body in a header, and the column as
+ * GCC's own diagnostics count it (tabs expanded), so that the plugin
+ * and the lockhog command print the same locations.
+ */
+static bool user_loc(location_t loc, location_t *out, int *line, int *col)
 {
-	location_t loc = gimple_location(s);
 	expanded_location x;
 
 	if (loc == UNKNOWN_LOCATION)
-		return;
+		return false;
+	loc = linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL);
 	x = expand_location(loc);
-	if (!x.file)
+	if (!x.file || x.line <= 0)
+		return false;
+	*out = loc;
+	*line = x.line;
+	{
+		cpp_char_column_policy policy(global_dc->tabstop, cpp_wcwidth);
+
+		*col = location_compute_display_column(x, policy);
+	}
+	return true;
+}
+
+static void where(struct lower *L, gimple *s)
+{
+	location_t loc;
+	int line, col;
+
+	if (!user_loc(gimple_location(s), &loc, &line, &col))
 		return;
-	L->line = x.line;
-	L->col = x.column;
-	/* statements from macros in headers still belong to this function */
-	lh_locs_note(L->locs, L->file, x.line, x.column, loc);
+	L->line = line;
+	L->col = col;
+	lh_locs_note(L->locs, L->file, line, col, loc);
 }
 
 /* Atomic RMW builtins: __atomic_fetch_add, __sync_fetch_and_or, ... */
@@ -227,10 +249,12 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 	    TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
 	    integer_zerop(gimple_assign_rhs2(as)))
 		op = code == EQ_EXPR ? "!" : "!!";
-	else if (code == BIT_AND_EXPR && TREE_CODE(gimple_assign_rhs2(as)) == INTEGER_CST &&
+	else if ((code == BIT_AND_EXPR || code == BIT_IOR_EXPR) &&
+		 TREE_CODE(gimple_assign_rhs2(as)) == INTEGER_CST &&
 		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME) {
-		/* flags & FGP_LOCK: lets the core tie costs to the caller's flags */
-		e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "&",
+		/* flags & FGP_LOCK, gfp | __GFP_ZERO: tie costs to the caller's flags */
+		e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col,
+					code == BIT_AND_EXPR ? "&" : "|",
 					SSA_NAME_VERSION(lhs), 2);
 		e->args[0] = lh_value(L->m, gimple_assign_rhs1(as));
 		e->args[1] = lh_value(L->m, gimple_assign_rhs2(as));
@@ -472,30 +496,173 @@ static enum hog_loop_shape loop_shape(class loop *loop)
 	return !carried && exits_on_calls(loop) ? HL_RETRY : shape;
 }
 
+/* A loop is where its header tests, or failing that its first located statement. */
 static void loop_where(struct lower *L, class loop *loop, int *line, int *col)
 {
 	gimple *last = last_stmt(loop->header);
+	location_t loc;
+	basic_block *body;
+	unsigned i;
 
 	*line = 0;
 	*col = 0;
 	if (last && gimple_code(last) == GIMPLE_COND &&
-	    gimple_location(last) != UNKNOWN_LOCATION) {
-		expanded_location x = expand_location(gimple_location(last));
-
-		*line = x.line;
-		*col = x.column;
+	    user_loc(gimple_location(last), &loc, line, col)) {
+		lh_locs_note(L->locs, L->file, *line, *col, loc);
 		return;
 	}
-	for (gimple_stmt_iterator g = gsi_start_bb(loop->header); !gsi_end_p(g); gsi_next(&g))
-		if (gimple_location(gsi_stmt(g)) != UNKNOWN_LOCATION) {
-			expanded_location x = expand_location(gimple_location(gsi_stmt(g)));
+	body = get_loop_body_in_dom_order(loop);
+	for (i = 0; i < loop->num_nodes && !*line; i++)
+		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g))
+			if (user_loc(gimple_location(gsi_stmt(g)), &loc, line, col)) {
+				lh_locs_note(L->locs, L->file, *line, *col, loc);
+				break;
+			}
+	free(body);
+}
 
-			*line = x.line;
-			*col = x.column;
-			lh_locs_note(L->locs, L->file, x.line, x.column,
-				     gimple_location(gsi_stmt(g)));
-			return;
+/* An integer constant behind copies and conversions, as niter cannot see pre-CCP. */
+static bool const_value(tree t, HOST_WIDE_INT *v)
+{
+	int n = 0;
+
+	while (t && TREE_CODE(t) == SSA_NAME && n++ < 8) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
+
+		if (!as || !(gimple_assign_single_p(as) ||
+			     CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as))))
+			return false;
+		t = gimple_assign_rhs1(as);
+	}
+	if (!t || TREE_CODE(t) != INTEGER_CST || !tree_fits_shwi_p(t))
+		return false;
+	*v = tree_to_shwi(t);
+	return true;
+}
+
+static bool holds(enum tree_code c, HOST_WIDE_INT a, HOST_WIDE_INT b)
+{
+	switch (c) {
+	case EQ_EXPR: return a == b;
+	case NE_EXPR: return a != b;
+	case LT_EXPR: return a < b;
+	case LE_EXPR: return a <= b;
+	case GT_EXPR: return a > b;
+	case GE_EXPR: return a >= b;
+	default: return false;
+	}
+}
+
+/* x = x + CST around the loop, through copies: SCEV wants more than we have pre-CCP. */
+static bool phi_step(class loop *loop, gphi *phi, HOST_WIDE_INT *step)
+{
+	tree res = gimple_phi_result(phi);
+	tree v = PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop));
+	int n = 0;
+
+	while (v && TREE_CODE(v) == SSA_NAME && n++ < 8) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v));
+		enum tree_code code;
+		tree a;
+
+		if (!as)
+			return false;
+		code = gimple_assign_rhs_code(as);
+		if (gimple_assign_single_p(as) || CONVERT_EXPR_CODE_P(code)) {
+			v = gimple_assign_rhs1(as);
+			continue;
 		}
+		if (code != PLUS_EXPR && code != MINUS_EXPR)
+			return false;
+		if (!const_value(gimple_assign_rhs2(as), step))
+			return false;
+		if (code == MINUS_EXPR)
+			*step = -*step;
+		/* the other operand must be the phi itself, maybe through copies */
+		a = gimple_assign_rhs1(as);
+		while (a != res && a && TREE_CODE(a) == SSA_NAME) {
+			gassign *c = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(a));
+
+			if (!c || !(gimple_assign_single_p(c) ||
+				    CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(c))))
+				return false;
+			a = gimple_assign_rhs1(c);
+		}
+		return a == res && *step != 0;
+	}
+	return false;
+}
+
+/*
+ * "while (tries--)" and "for (i = 10; i; i--)": an exit tested on a
+ * header phi that starts at a constant and moves by a constant step.
+ * Pre-inline, before constant propagation, GCC's niter analysis often
+ * cannot see the start value; count the rounds ourselves, up to a cap.
+ */
+static long long exit_count(class loop *loop, edge e)
+{
+	gimple *last = last_stmt(e->src);
+	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
+	enum tree_code code;
+	tree l, r, v;
+	HOST_WIDE_INT rv, init, step;
+	gphi *phi = NULL;
+	long long k;
+
+	if (!c || !dominated_by_p(CDI_DOMINATORS, loop->latch, e->src))
+		return -1;
+	code = gimple_cond_code(c);
+	l = gimple_cond_lhs(c);
+	r = gimple_cond_rhs(c);
+	if (!const_value(r, &rv)) {
+		if (!const_value(l, &rv))
+			return -1;
+		std::swap(l, r);
+		code = swap_tree_comparison(code);
+	}
+	/* the tested value, through copies, is a header phi */
+	v = l;
+	while (v && TREE_CODE(v) == SSA_NAME && !phi) {
+		gimple *d = SSA_NAME_DEF_STMT(v);
+
+		if (gimple_code(d) == GIMPLE_PHI && gimple_bb(d) == loop->header)
+			phi = as_a<gphi *>(d);
+		else if (is_gimple_assign(d) && (gimple_assign_single_p(d) ||
+			 CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d))))
+			v = gimple_assign_rhs1(d);
+		else
+			break;
+	}
+	if (!phi || !INTEGRAL_TYPE_P(TREE_TYPE(v)))
+		return -1;
+	if (!const_value(PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)), &init))
+		return -1;
+	if (!phi_step(loop, phi, &step))
+		return -1;
+	/* the exit is taken when the condition matches the edge's sense */
+	for (k = 0; k <= 4096; k++) {
+		HOST_WIDE_INT val = init + k * step;
+		bool t = holds(code, val, rv);
+
+		if (t == !!(e->flags & EDGE_TRUE_VALUE))
+			return k;
+	}
+	return -1;
+}
+
+/* The loop leaves at its first exit taken: the smallest count bounds it. */
+static void exit_bound(class loop *loop, long long *bound)
+{
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	unsigned i;
+	edge e;
+
+	FOR_EACH_VEC_ELT(exits, i, e) {
+		long long n = exit_count(loop, e);
+
+		if (n >= 0 && (*bound < 0 || n < *bound))
+			*bound = n;
+	}
 }
 
 static void lower_loops(struct lower *L)
@@ -515,6 +682,7 @@ static void lower_loops(struct lower *L)
 		niter = number_of_latch_executions(loop);
 		if (niter && TREE_CODE(niter) == INTEGER_CST && tree_fits_shwi_p(niter))
 			bound = tree_to_shwi(niter);
+		exit_bound(loop, &bound);
 		max = max_loop_iterations_int(loop);
 		if (max >= 0 && (bound < 0 || max < bound))
 			bound = max;
@@ -546,6 +714,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs)
 	 */
 	if (loops_for_fn(cfun) && number_of_loops(cfun) > 1) {
 		loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+		calculate_dominance_info(CDI_DOMINATORS);
 		scev_initialize();
 		loops_open = 1;
 	}
