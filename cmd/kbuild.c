@@ -90,8 +90,14 @@ static char *log_error(const char *log)
 
 	if (!f)
 		return hog_xstrdup("see the build log");
+	/* the tool's own complaint, not make's "make: *** [...] Error 1" echo of it */
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "make", 4) && strstr(line, "] Error ")) {
+			if (!*best)
+				snprintf(best, sizeof(best), "%s", line);
+			continue;
+		}
 		if (strstr(line, "error") || strstr(line, "Error") || strstr(line, "***"))
 			snprintf(best, sizeof(best), "%s", line);
 	}
@@ -120,8 +126,7 @@ void kbuild_configure(struct kbuild *k)
 		return;
 	}
 	unlink(log);
-	fprintf(stderr, "lockhog: %s has no .config: make defconfig, then %s", k->dir, "MEMCG");
-	fputc('\n', stderr);
+	fprintf(stderr, "lockhog: %s has no .config: configuring (defconfig + MEMCG)\n", k->dir);
 	argv[0] = "make";
 	argv[1] = "-C";
 	argv[2] = (char *)k->dir;

@@ -168,10 +168,10 @@ int cmd_scan(int argc, char **argv)
 	}
 	if (!dir)
 		die("scan needs --kernel DIR");
-	kbuild_check_tree(dir);
 	tools_locate(&t, plugin, rules);
 	strs = hog_strtab_new();
 	r = load_rules(strs, t.rules);	/* a bad catalogue fails here, before any build */
+	kbuild_check_tree(dir);
 	k.dir = dir;
 	k.tools = &t;
 	kbuild_configure(&k);

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Bad input gives a one-line error and a non-zero exit, and the plugin
+# never breaks a build.
+set -u
+cd "$(dirname "$0")/../.."
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+PLUGIN=$PWD/build/lockhog.so
+RULES=$PWD/rules/kernel.rules
+CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
+n=0
+echo "1..15"
+t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
+	local name=$1 want=$2 re=$3 rc lines
+	shift 3
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	# progress lines ("configuring ...") may come first; one error ends it
+	lines=$(grep -vc ': configuring (' "$T/err")
+	n=$((n + 1))
+	if [ "$rc" = "$want" ] && [ "$lines" = 1 ] && tail -1 "$T/err" | grep -qE "$re"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name (exit $rc, $lines lines: $(head -c 200 "$T/err"))"
+	fi
+}
+
+t "missing tree" 2 "^lockhog: $T/nope: no such directory$" $LOCKHOG scan --kernel $T/nope mm/
+mkdir -p $T/notkernel
+t "not a kernel tree" 2 "not a kernel tree" $LOCKHOG scan --kernel $T/notkernel mm/
+# looks like a kernel tree, but defconfig cannot work in it
+mkdir -p $T/broken/scripts/kconfig $T/broken/arch $T/broken/include/linux $T/broken/mm
+printf 'defconfig:\n\t@echo "*** broken tree" >&2; exit 1\n' >$T/broken/Makefile
+touch $T/broken/Kconfig
+t "tree that does not configure" 2 "make defconfig failed: \*\*\* broken tree" $LOCKHOG scan --kernel $T/broken mm/
+printf 'lock spin_lock op=grab arg=0 kind=spin\n' >$T/bad.rules
+t "malformed rules: file and line" 2 "^lockhog: $T/bad.rules:1: unknown lock op 'grab'$" \
+	$LOCKHOG rules --rules $T/bad.rules
+t "malformed rules stop a scan before it builds" 2 "$T/bad.rules:1:" \
+	$LOCKHOG scan --kernel $T/notkernel --rules $T/bad.rules mm/
+t "unknown format" 2 "unknown format 'xml'" $LOCKHOG report --format xml $T
+echo 'not an object' >$T/x.o
+t "objects without lockhog's section" 2 "no object carries lockhog's analysis" $LOCKHOG report $T/x.o
+t "unknown command" 2 "unknown command 'scna'" $LOCKHOG scna
+
+# a corrupt section is skipped with a warning, the rest still reported
+$CC tests/fixtures/call-direct.c -o $T/good.o 2>/dev/null
+objcopy --dump-section .lockhog=$T/sec $T/good.o $T/tmp.o
+sed 's/^B 2 /B 9 /' $T/sec >$T/sec.bad
+objcopy --update-section .lockhog=$T/sec.bad $T/good.o $T/bad.o
+$LOCKHOG report $T/good.o $T/bad.o >$T/out 2>$T/err
+rc=$?
+n=$((n + 1))
+if [ $rc = 0 ] && grep -q "bad.o: bad .lockhog section: line" $T/err && grep -q "warning:" $T/out; then
+	echo "ok $n - corrupt section skipped with a warning"
+else
+	echo "not ok $n - corrupt section skipped with a warning (exit $rc)"
+fi
+
+# --out never leaves a half-written file
+n=$((n + 1))
+if ! $LOCKHOG report --out $T/no/such/dir/r.txt $T/good.o 2>$T/err && [ ! -e $T/no ]; then
+	echo "ok $n - unwritable --out fails cleanly"
+else
+	echo "not ok $n - unwritable --out fails cleanly"
+fi
+n=$((n + 1))
+$LOCKHOG report --format json --out $T/r.json $T/good.o 2>/dev/null
+if /usr/bin/python3 -c "import json,sys; json.load(open(sys.argv[1]))" $T/r.json && \
+   [ -z "$(ls $T | grep '\.tmp\.')" ]; then
+	echo "ok $n - --out writes whole JSON and no temporary file"
+else
+	echo "not ok $n - --out writes whole JSON and no temporary file"
+fi
+
+# the plugin: bad options and rules turn it off with a note, the build goes on
+n=$((n + 1))
+if gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$T/bad.rules \
+	-Itests/fixtures/include tests/fixtures/call-direct.c -o $T/p1.o 2>$T/err &&
+   grep -q "note: lockhog: $T/bad.rules:1: unknown lock op 'grab'; plugin disabled" $T/err && [ -s $T/p1.o ]; then
+	echo "ok $n - plugin with a bad rules file: note, object built"
+else
+	echo "not ok $n - plugin with a bad rules file: note, object built"
+fi
+n=$((n + 1))
+if $CC -fplugin-arg-lockhog-colour=red tests/fixtures/call-direct.c -o $T/p2.o 2>$T/err &&
+   grep -q "unknown option" $T/err && [ -s $T/p2.o ]; then
+	echo "ok $n - plugin with an unknown option: note, object built"
+else
+	echo "not ok $n - plugin with an unknown option: note, object built"
+fi
+n=$((n + 1))
+if $CC -Werror tests/fixtures/call-direct.c -o $T/p3.o 2>$T/err &&
+   grep -q "warning: .*\[-Wlockhog-call\]" $T/err && [ -s $T/p3.o ]; then
+	echo "ok $n - findings stay warnings under -Werror"
+else
+	echo "not ok $n - findings stay warnings under -Werror"
+fi
+n=$((n + 1))
+if $CC -fplugin-arg-lockhog-diag=none tests/fixtures/call-direct.c -o $T/p4.o 2>$T/err &&
+   [ ! -s $T/err ] && $LOCKHOG dump $T/p4.o | head -1 | grep -q "^lockhog-ir 1$"; then
+	echo "ok $n - diag=none is silent and still stores the IR"
+else
+	echo "not ok $n - diag=none is silent and still stores the IR"
+fi
