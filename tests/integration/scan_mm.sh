@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 T=build/tests/scan_mm
 mkdir -p $T
-echo "1..14"
+echo "1..15"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -93,8 +93,8 @@ check("ranked: IRQs-off listed costs come before notes",
       [x["score"] for x in d] == sorted((x["score"] for x in d), reverse=True))
 PY
 
+n=13
 check "SARIF validates against the OASIS 2.1.0 schema" \
 	"scripts/sarif-schema.sh build/schemas/sarif-2.1.0.json && /usr/bin/python3 tests/tools/sarif_validate.py build/schemas/sarif-2.1.0.json $T/mm.sarif >$T/sarif.err"
-n=13
 check "text report is gcc style with a closing count" \
 	"grep -qE '^mm/memcontrol.c:[0-9]+:[0-9]+: warning: .*\[-Wlockhog-call\]' $T/mm.txt && tail -1 $T/mm.txt | grep -qE '^lockhog: mm/: [0-9]+ findings'"
