@@ -52,7 +52,7 @@ $(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(wildcard core/*.h)
 		-I$(PLUGINDIR)/include -x c++ -c $< -o $@
 
 $(PLUGIN): $(PLUGIN_OBJ) $(CORE_LIB)
-	$(CXX) -shared -o $@ $(PLUGIN_OBJ) $(CORE_LIB)
+	$(CXX) -shared -o $@ $(PLUGIN_OBJ) $(CORE_LIB) -ljansson
 
 $(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)

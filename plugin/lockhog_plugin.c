@@ -14,6 +14,7 @@
  *                 how findings are shown; warnings are never turned
  *                 into errors by -Werror, the plugin must not fail a build
  *   section=0|1   store the IR in the object (default 1)
+ *   json=FILE     also write the unit's findings there as JSON (atomically)
  *   tag=...       ignored; lets kbuild see a new plugin as a new command
  *
  * Nothing the plugin does may break a build: a bad option or rules file
@@ -28,6 +29,7 @@
 #include "lower.h"
 #include "../core/analysis.h"
 #include "../core/message.h"
+#include "../core/report.h"
 
 int plugin_is_GPL_compatible;
 
@@ -46,6 +48,7 @@ static struct {
 	int section;
 	int disabled;
 	const char *rules_path;
+	const char *json_path;
 	struct hog_strtab *strs;
 	struct hog_rules *rules;
 	struct hog_module *mod;
@@ -276,6 +279,27 @@ static void report_finding(const struct hog_finding *f, bool warn)
 	free(chain);
 }
 
+/* Machine-readable findings of this unit, written whole or not at all. */
+static void write_json(struct hog_prog *prog)
+{
+	int n = hog_prog_nfindings(prog), i;
+	struct hog_report_item *items = XCNEWVEC(struct hog_report_item, n + 1);
+	struct hog_report_opts o;
+	struct hog_buf b = { 0 };
+	char *err = NULL;
+
+	memset(&o, 0, sizeof(o));
+	for (i = 0; i < n; i++)
+		items[i].f = hog_prog_finding(prog, i);
+	if (hog_report(items, n, &o, HOG_FMT_JSON, &b, &err) ||
+	    hog_write_file_atomic(lh.json_path, b.s ? b.s : "[]\n", b.len))
+		inform(UNKNOWN_LOCATION, "lockhog: cannot write %s: %s", lh.json_path,
+		       err ? err : xstrerror(errno));
+	free(err);
+	hog_buf_free(&b);
+	XDELETEVEC(items);
+}
+
 static void finish_unit(void *gcc_data, void *user_data)
 {
 	struct hog_prog *prog;
@@ -287,7 +311,7 @@ static void finish_unit(void *gcc_data, void *user_data)
 	if (lh.disabled || !lh.mod)
 		return;
 	emit_section();
-	if (lh.diag == DIAG_NONE || seen_error())
+	if ((lh.diag == DIAG_NONE && !lh.json_path) || seen_error())
 		return;
 	prog = hog_prog_new(lh.strs, lh.rules);
 	hog_prog_add_module(prog, lh.mod);
@@ -303,8 +327,11 @@ static void finish_unit(void *gcc_data, void *user_data)
 			if (f->paths[0].file && lh.main_file &&
 			    strcmp(f->paths[0].file, lh.main_file))
 				continue;
-			report_finding(f, warn && f->sev >= HS_WARNING);
+			if (lh.diag != DIAG_NONE)
+				report_finding(f, warn && f->sev >= HS_WARNING);
 		}
+		if (lh.json_path)
+			write_json(prog);
 	} else {
 		guard_on = 0;
 		global_dc->lock = guard_lock;
@@ -356,6 +383,8 @@ static bool parse_args(struct plugin_name_args *info)
 			if (strcmp(v, "0") && strcmp(v, "1"))
 				goto bad;
 			lh.section = v[0] == '1';
+		} else if (!strcmp(k, "json") && v) {
+			lh.json_path = v;
 		} else if (!strcmp(k, "tag")) {
 			/* for kbuild's command-line tracking only */
 		} else {

@@ -10,7 +10,7 @@ PLUGIN=$PWD/build/lockhog.so
 RULES=$PWD/rules/kernel.rules
 CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
 n=0
-echo "1..15"
+echo "1..17"
 t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
 	local name=$1 want=$2 re=$3 rc lines
 	shift 3
@@ -103,4 +103,25 @@ if $CC -fplugin-arg-lockhog-diag=none tests/fixtures/call-direct.c -o $T/p4.o 2>
 	echo "ok $n - diag=none is silent and still stores the IR"
 else
 	echo "not ok $n - diag=none is silent and still stores the IR"
+fi
+
+# the section is kept by ld -r (built-in.a, vmlinux.o) and dropped from
+# final links without orphan warnings (vmlinux links with --orphan-handling)
+n=$((n + 1))
+printf 'int f(int x) { return x + 1; }\nint main(void) { return f(0); }\n' >$T/m.c
+if $CC $T/m.c -o $T/m.o 2>/dev/null && ld -r $T/m.o -o $T/mr.o &&
+   readelf -S $T/mr.o | grep -q '\.lockhog' &&
+   gcc $T/m.o -o $T/m -Wl,--orphan-handling=warn 2>$T/err && ! grep -q lockhog $T/err &&
+   ! readelf -S $T/m | grep -q '\.lockhog'; then
+	echo "ok $n - section survives ld -r, leaves final links quietly"
+else
+	echo "not ok $n - section survives ld -r, leaves final links quietly"
+fi
+n=$((n + 1))
+if $CC -fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-json=$T/u.json \
+	tests/fixtures/call-direct.c -o $T/p5.o 2>/dev/null &&
+   /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[0]['callee'] == 'css_put'" $T/u.json; then
+	echo "ok $n - the plugin writes the unit's findings as JSON"
+else
+	echo "not ok $n - the plugin writes the unit's findings as JSON"
 fi
