@@ -135,6 +135,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "  scan --kernel DIR [--format text|json|sarif] [--out FILE] [PATH...]\n"
 	      "        build PATHs of a kernel tree with the plugin and report the findings\n"
+	      "  review --kernel DIR [--format ...] PATCH... | --range A..B\n"
+	      "        what a patch series introduces and fixes (exit 1 on new findings)\n"
 	      "  report [--format ...] [--out FILE] OBJ|DIR...\n"
 	      "        report from objects built earlier with the plugin\n"
 	      "  rules [--rules FILE] [--check | --list KIND]\n"
@@ -167,6 +169,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "rules"))
 		return cmd_rules(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "review"))
+		return cmd_review(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "summary"))
 		return cmd_summary(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dump"))

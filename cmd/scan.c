@@ -33,11 +33,18 @@ int emit(struct hog_prog *prog, const struct output *o)
 	struct hog_buf b = { 0 };
 	char *err = NULL;
 
+	int k = 0;
+
 	for (i = 0; i < n; i++) {
-		items[i].f = hog_prog_finding(prog, i);
-		if ((int)items[i].f->sev > worst)
-			worst = items[i].f->sev;
+		const struct hog_finding *f = hog_prog_finding(prog, i);
+
+		if (o->baseline && baseline_accepts(o->baseline, f))
+			continue;
+		items[k++].f = f;
+		if ((int)f->sev > worst)
+			worst = f->sev;
 	}
+	n = k;
 	if (hog_report(items, n, &ro, o->fmt, &b, &err))
 		die("%s", err);
 	if (o->out) {
@@ -51,7 +58,8 @@ int emit(struct hog_prog *prog, const struct output *o)
 	return o->fail_on >= 0 && worst >= o->fail_on ? EXIT_FINDINGS : 0;
 }
 
-enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN };
+enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN, OPT_BASELINE,
+       OPT_WRITE_BASELINE };
 
 static const struct option scan_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
@@ -64,6 +72,8 @@ static const struct option scan_opts[] = {
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "plugin", required_argument, NULL, OPT_PLUGIN },
 	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -82,6 +92,8 @@ static void scan_usage(FILE *f)
 	      "  --fail-on SEV              exit 1 if a finding is at or above SEV (none)\n"
 	      "  --jobs N                   parallel kbuild jobs (all CPUs)\n"
 	      "  --verbose                  show kbuild's output\n"
+	      "  --write-baseline FILE      record every finding as accepted\n"
+	      "  --baseline FILE            hide findings the baseline accepts\n"
 	      "  --plugin FILE, --rules FILE  override the plugin and catalogue\n", f);
 }
 
@@ -116,6 +128,9 @@ static int common_opt(int c, const char *arg, struct output *o, const char **plu
 	case OPT_RULES:
 		*rules = arg;
 		return 1;
+	case OPT_BASELINE:
+		o->baseline = baseline_open(arg);
+		return 1;
 	}
 	return 0;
 }
@@ -133,7 +148,7 @@ int cmd_scan(int argc, char **argv)
 	struct kbuild k = { 0 };
 	struct tools t;
 	struct objset objs = { 0 };
-	const char *plugin = NULL, *rules = NULL, *dir = NULL;
+	const char *plugin = NULL, *rules = NULL, *dir = NULL, *write_base = NULL;
 	struct hog_strtab *strs;
 	struct hog_rules *r;
 	struct hog_prog *prog;
@@ -157,6 +172,9 @@ int cmd_scan(int argc, char **argv)
 			break;
 		case 'v':
 			k.verbose = 1;
+			break;
+		case OPT_WRITE_BASELINE:
+			write_base = optarg;
 			break;
 		case 'h':
 			scan_usage(stdout);
@@ -204,6 +222,8 @@ int cmd_scan(int argc, char **argv)
 	hog_prog_solve(prog);
 	o.scope = scope.s;
 	o.srcroot = abspath(dir);
+	if (write_base && baseline_write(prog, write_base))
+		die("%s: %s", write_base, strerror(errno));
 	rc = emit(prog, &o);
 	hog_prog_free(prog);
 	return rc;
@@ -217,6 +237,7 @@ static const struct option report_opts[] = {
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "srcroot", required_argument, NULL, 's' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };

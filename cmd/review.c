@@ -1,0 +1,1071 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockhog review: what a patch series changes in the findings.
+ *
+ * The patches are applied to a scratch view of the tree: a farm of
+ * symlinks into it, with real directories only along the paths the
+ * series touches, so the tree itself is never written.  Only the
+ * translation units the series touches (its .c files, and those whose
+ * kbuild dependency list names a header it touches) are compiled again,
+ * by replaying kbuild's own command line from their .cmd files with the
+ * plugin added; every other unit's analysis is read from the tree's
+ * objects, left there by an earlier scan.  Summaries are composed
+ * across all of them before and after, so a changed helper shows up in
+ * its callers in other files too, and findings are compared by
+ * fingerprint.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <dirent.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <jansson.h>
+#include "lockhog.h"
+#include "../core/message.h"
+
+struct review {
+	const char *dir;		/* the kernel tree, absolute */
+	char *scratch;			/* mkdtemp root */
+	char *after;			/* scratch view with the series applied */
+	char *before;			/* scratch view without (when objects must be rebuilt) */
+	struct hog_vec touched;		/* char *: paths the series touches */
+	struct hog_vec units;		/* char *: "mm/foo.o" units to compile again */
+	struct hog_vec scope;		/* char *: top directories to load ("mm") */
+	struct tools tools;
+	int jobs;
+	int keep;
+	struct hog_vec notes;		/* char *: things the reader should know */
+};
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *p = hog_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+static int vec_has(const struct hog_vec *v, const char *s)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	return 0;
+}
+
+static void vec_add_unique(struct hog_vec *v, const char *s)
+{
+	if (!vec_has(v, s))
+		hog_vec_push(v, hog_xstrdup(s));
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct hog_buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		hog_buf_addn(&b, chunk, n);
+	fclose(f);
+	if (len)
+		*len = b.len;
+	return b.s ? b.s : hog_xstrdup("");
+}
+
+/* ---- patches ---- */
+
+static char *diff_path(const char *line)
+{
+	const char *p = line + 4, *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "/dev/null", 9))
+		return NULL;
+	e = p;
+	while (*e && *e != '\t' && *e != '\n' && *e != '\r')
+		e++;
+	while (e > p && e[-1] == ' ')
+		e--;
+	/* a/ and b/ prefixes, as -p1 takes them off */
+	if ((p[0] == 'a' || p[0] == 'b') && p[1] == '/')
+		p += 2;
+	return xstrndup(p, e - p);
+}
+
+/* Checks that text is a patch and records the files it touches. */
+static void patch_files(const char *name, const char *text, size_t len, struct hog_vec *files)
+{
+	const char *p = text, *end = text + len;
+	int diffs = 0, hunks = 0;
+
+	if (!len)
+		die("%s: empty patch", name);
+	if (memchr(text, 0, len))
+		die("%s: binary data, not a patch", name);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t l = (nl ? nl : end) - p;
+
+		if (l >= 17 && !strncmp(p, "GIT binary patch", 16))
+			die("%s: binary diff (GIT binary patch): lockhog reviews source changes only", name);
+		if (l > 13 && !strncmp(p, "Binary files ", 13))
+			die("%s: binary diff: lockhog reviews source changes only", name);
+		if (l > 4 && (!strncmp(p, "+++ ", 4) || !strncmp(p, "--- ", 4))) {
+			char *line = xstrndup(p, l);
+			char *f = diff_path(line);
+
+			if (f && strstr(f, ".."))
+				die("%s: refers to %s outside the tree", name, f);
+			if (f)
+				vec_add_unique(files, f);
+			if (!strncmp(p, "+++ ", 4))
+				diffs++;
+			free(line);
+			free(f);
+		}
+		if (l > 3 && !strncmp(p, "@@ ", 3))
+			hunks++;
+		p = nl ? nl + 1 : end;
+	}
+	if (!diffs || !hunks)
+		die("%s: not a patch (no unified diff in it)", name);
+}
+
+/* ---- the scratch view ---- */
+
+/* Makes dst/rel a real directory whose entries link to src/rel's. */
+static void mirror_dir(const char *src, const char *dst, const char *rel)
+{
+	char *sp = hog_xasprintf("%s%s%s", src, *rel ? "/" : "", rel);
+	char *dp = hog_xasprintf("%s%s%s", dst, *rel ? "/" : "", rel);
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+
+	if (!lstat(dp, &st) && S_ISDIR(st.st_mode))
+		goto out;		/* already real */
+	if (!lstat(dp, &st) && unlink(dp))
+		die("%s: %s", dp, strerror(errno));
+	if (mkdir(dp, 0755))
+		die("%s: %s", dp, strerror(errno));
+	d = opendir(sp);
+	while (d && (de = readdir(d))) {
+		char *s, *t;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		s = hog_xasprintf("%s/%s", sp, de->d_name);
+		t = hog_xasprintf("%s/%s", dp, de->d_name);
+		if (symlink(s, t))
+			die("%s: %s", t, strerror(errno));
+		free(s);
+		free(t);
+	}
+	if (d)
+		closedir(d);
+out:
+	free(sp);
+	free(dp);
+}
+
+/* Real directories from the root down to path's directory. */
+static void mirror_path(const char *src, const char *dst, const char *path)
+{
+	char *p = hog_xstrdup(path), *s;
+
+	for (s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
+		mirror_dir(src, dst, p);
+		*s = '/';
+	}
+	free(p);
+}
+
+/* A private, writable copy of one file in the view. */
+static void own_file(const char *src, const char *dst, const char *path)
+{
+	char *from = hog_xasprintf("%s/%s", src, path), *to = hog_xasprintf("%s/%s", dst, path);
+	size_t len = 0;
+	char *text;
+
+	mirror_path(src, dst, path);
+	unlink(to);
+	text = slurp(from, &len);
+	if (text && hog_write_file_atomic(to, text, len))
+		die("%s: %s", to, strerror(errno));
+	free(text);
+	free(from);
+	free(to);
+}
+
+/* A view of the tree: to begin with, one link for each of its top entries. */
+static char *make_view(struct review *r, const char *name)
+{
+	char *v = hog_xasprintf("%s/%s", r->scratch, name);
+
+	mirror_dir(r->dir, v, "");
+	return v;
+}
+
+static int run(char *const argv[], const char *cwd, char **out)
+{
+	int pfd[2];
+	pid_t pid;
+	int st;
+	struct hog_buf b = { 0 };
+	char buf[4096];
+	ssize_t n;
+
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		if (cwd && chdir(cwd))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf, sizeof(buf))) > 0)
+		hog_buf_addn(&b, buf, n);
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	if (out)
+		*out = b.s ? b.s : hog_xstrdup("");
+	else
+		hog_buf_free(&b);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static char *first_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+
+	return xstrndup(s, nl ? (size_t)(nl - s) : strlen(s));
+}
+
+static void apply(struct review *r, const char *patch, const char *name)
+{
+	char *argv[] = { "patch", "-p1", "-s", "--batch", "--forward", "--no-backup-if-mismatch",
+			 "-r", "-", "-i", (char *)patch, NULL };
+	char *out = NULL;
+
+	if (run(argv, r->after, &out))
+		die("%s does not apply to %s: %s", name, r->dir, first_line(out));
+	free(out);
+}
+
+/* ---- which units to compile again ---- */
+
+struct unit_cmd {
+	char *obj;		/* mm/foo.o */
+	char *cmd;		/* kbuild's compile command */
+	char *deps;		/* the dependency list text */
+};
+
+static struct unit_cmd *read_cmd(const char *dir, const char *dotcmd)
+{
+	char *text = slurp(dotcmd, NULL), *p, *q;
+	struct unit_cmd *u;
+
+	(void)dir;
+	if (!text || strncmp(text, "cmd_", 4)) {
+		free(text);
+		return NULL;
+	}
+	p = strstr(text, " := ");
+	q = strchr(text, '\n');
+	if (!p || !q || p > q) {
+		free(text);
+		return NULL;
+	}
+	u = hog_xcalloc(1, sizeof(*u));
+	u->obj = xstrndup(text + 4, p - text - 4);
+	u->cmd = xstrndup(p + 4, q - p - 4);
+	u->deps = hog_xstrdup(q);
+	free(text);
+	return u;
+}
+
+static void free_cmd(struct unit_cmd *u)
+{
+	if (!u)
+		return;
+	free(u->obj);
+	free(u->cmd);
+	free(u->deps);
+	free(u);
+}
+
+/* Does the dependency list name this file as a whole word? */
+static int deps_name(const char *deps, const char *file)
+{
+	size_t l = strlen(file);
+	const char *p = deps;
+
+	while ((p = strstr(p, file))) {
+		int before = p == deps || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '/';
+		int after = p[l] == ' ' || p[l] == '\n' || p[l] == '\\' || p[l] == 0;
+
+		if (before && after)
+			return 1;
+		p += l;
+	}
+	return 0;
+}
+
+static void scan_cmds(struct review *r, const char *rel, struct hog_vec *headers, int depth)
+{
+	char *path = hog_xasprintf("%s/%s", r->dir, rel);
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		const char *n = de->d_name;
+		size_t l = strlen(n);
+		char *sub;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		sub = hog_xasprintf("%s%s%s", rel, *rel ? "/" : "", n);
+		if (n[0] == '.' && l > 6 && !strcmp(n + l - 6, ".o.cmd")) {
+			char *full = hog_xasprintf("%s/%s", r->dir, sub);
+			struct unit_cmd *u = read_cmd(r->dir, full);
+			int i;
+
+			for (i = 0; u && i < headers->n; i++)
+				if (deps_name(u->deps, headers->v[i]) && strstr(u->cmd, " -c "))
+					vec_add_unique(&r->units, u->obj);
+			free_cmd(u);
+			free(full);
+		} else if (de->d_type == DT_DIR && n[0] != '.' && depth < 12 &&
+			   strcmp(n, "Documentation") && strcmp(n, "tools") &&
+			   strcmp(n, "scripts") && strcmp(n, "usr")) {
+			scan_cmds(r, sub, headers, depth + 1);
+		}
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(path);
+}
+
+static void find_units(struct review *r)
+{
+	struct hog_vec headers = { 0 };
+	int i;
+
+	for (i = 0; i < r->touched.n; i++) {
+		const char *f = r->touched.v[i];
+		size_t l = strlen(f);
+		char *slash = strchr(f, '/');
+		char *top = slash ? xstrndup(f, slash - f) :
+				    hog_xstrdup(".");
+
+		if (l > 2 && !strcmp(f + l - 2, ".c")) {
+			char *o = hog_xasprintf("%.*s.o", (int)(l - 2), f);
+			char *dot = strrchr(o, '/');
+			char *cmd = dot ? hog_xasprintf("%s/%.*s/.%s.cmd", r->dir, (int)(dot - o), o,
+							dot + 1) :
+					  hog_xasprintf("%s/.%s.cmd", r->dir, o);
+
+			if (!access(cmd, R_OK))
+				vec_add_unique(&r->units, o);
+			else
+				hog_vec_push(&r->notes, hog_xasprintf(
+					"%s is not built in this configuration (no %s): not analysed", f,
+					cmd + strlen(r->dir) + 1));
+			free(o);
+			free(cmd);
+			if (strcmp(top, "."))
+				vec_add_unique(&r->scope, top);
+		} else if (l > 2 && !strcmp(f + l - 2, ".h")) {
+			vec_add_unique(&headers, f);
+		}
+		free(top);
+	}
+	if (headers.n) {
+		scan_cmds(r, "", &headers, 0);
+		for (i = 0; i < r->units.n; i++) {
+			char *u = r->units.v[i], *slash = strchr(u, '/');
+			char *top = slash ? xstrndup(u, slash - u) :
+					    hog_xstrdup(".");
+
+			if (strcmp(top, "."))
+				vec_add_unique(&r->scope, top);
+			free(top);
+		}
+	}
+	for (i = 0; i < headers.n; i++)
+		free(headers.v[i]);
+	hog_vec_free(&headers);
+}
+
+/* ---- compiling units again ---- */
+
+/* kbuild's command, minus its dependency file and any earlier plugin, plus ours. */
+static char *compile_cmd(struct review *r, const char *cmd)
+{
+	struct hog_buf b = { 0 };
+	const char *p = cmd;
+	char q = 0;
+
+	while (*p) {
+		const char *w = p;
+
+		/* stop at the first ';' outside quotes: objtool and friends follow */
+		if (!q && *p == ';')
+			break;
+		if (!q && *p != ' ') {
+			const char *e = p;
+
+			while (*e && (q || (*e != ' ' && *e != ';'))) {
+				if (!q && (*e == '\'' || *e == '"'))
+					q = *e;
+				else if (q && *e == q)
+					q = 0;
+				e++;
+			}
+			if (!strncmp(w, "-Wp,-MMD,", 9) || !strncmp(w, "-Wp,-MD,", 8) ||
+			    !strncmp(w, "-fplugin", 8)) {
+				p = e;
+				continue;
+			}
+			hog_buf_addn(&b, w, e - w);
+			p = e;
+			continue;
+		}
+		hog_buf_addn(&b, p, 1);
+		p++;
+	}
+	hog_buf_printf(&b, " -fplugin=%s -fplugin-arg-lockhog-rules=%s -fplugin-arg-lockhog-diag=none",
+		       r->tools.plugin, r->tools.rules);
+	return b.s;
+}
+
+struct job {
+	pid_t pid;
+	const char *unit;
+	char *log;
+};
+
+/* Compiles every unit in the view, jobs at a time; returns failures' logs in *why. */
+static int compile_units(struct review *r, const char *view, const struct hog_vec *units,
+			 char **why)
+{
+	struct job *jobs = hog_xcalloc(r->jobs, sizeof(*jobs));
+	int next = 0, running = 0, failed = 0, i;
+
+	*why = NULL;
+	while (next < units->n || running) {
+		while (running < r->jobs && next < units->n) {
+			const char *u = units->v[next++];
+			char *dot = strrchr(u, '/');
+			char *cmdf = dot ? hog_xasprintf("%s/%.*s/.%s.cmd", r->dir, (int)(dot - u), u,
+							 dot + 1) :
+					   hog_xasprintf("%s/.%s.cmd", r->dir, u);
+			struct unit_cmd *c = read_cmd(r->dir, cmdf);
+			char *out, *cmd, *log;
+			struct job *j;
+			pid_t pid;
+
+			free(cmdf);
+			if (!c)
+				continue;
+			/* the object is written in the view: make it ours, not a link into the tree */
+			mirror_path(r->dir, view, u);
+			out = hog_xasprintf("%s/%s", view, u);
+			unlink(out);
+			free(out);
+			cmd = compile_cmd(r, c->cmd);
+			free_cmd(c);
+			log = hog_xasprintf("%s/%s.log", r->scratch, u);
+			for (char *s = log + strlen(r->scratch) + 1; *s; s++)
+				if (*s == '/')
+					*s = '_';
+			pid = fork();
+			if (pid < 0)
+				die("fork: %s", strerror(errno));
+			if (!pid) {
+				int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+				if (fd >= 0) {
+					dup2(fd, 1);
+					dup2(fd, 2);
+				}
+				if (chdir(view))
+					_exit(127);
+				execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+				_exit(127);
+			}
+			free(cmd);
+			for (j = jobs; j->pid; j++)
+				;
+			j->pid = pid;
+			j->unit = u;
+			j->log = log;
+			running++;
+		}
+		if (running) {
+			int st;
+			pid_t pid = wait(&st);
+
+			for (i = 0; i < r->jobs; i++) {
+				struct job *j = &jobs[i];
+
+				if (j->pid != pid)
+					continue;
+				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+					char *text = slurp(j->log, NULL);
+					const char *e = text ? strstr(text, "error:") : NULL;
+
+					failed++;
+					if (!*why)
+						*why = hog_xasprintf("%s: %s", j->unit,
+								     e ? first_line(e) : "compiler failed");
+					free(text);
+				}
+				free(j->log);
+				j->pid = 0;
+				running--;
+			}
+		}
+	}
+	free(jobs);
+	return failed;
+}
+
+/* ---- analysis ---- */
+
+static int ends_with(const char *s, const char *t)
+{
+	size_t a = strlen(s), b = strlen(t);
+
+	return a >= b && !strcmp(s + a - b, t);
+}
+
+/*
+ * The program: every object of the scope directories in the tree,
+ * except the units compiled again, which come from the view.
+ */
+static struct hog_prog *load(struct review *r, struct hog_strtab *strs,
+			     const struct hog_rules *rules, const char *view, int *nmods)
+{
+	struct hog_prog *prog = hog_prog_new(strs, rules);
+	struct objset all = { 0 }, mine = { 0 };
+	int i, j, skipped;
+
+	for (i = 0; i < r->scope.n; i++) {
+		char *p = hog_xasprintf("%s/%s", r->dir, (char *)r->scope.v[i]);
+
+		if (is_dir(p))
+			objset_add(&all, p);
+		free(p);
+	}
+	for (i = 0; i < all.paths.n; i++) {
+		const char *p = all.paths.v[i];
+		int replaced = 0;
+
+		for (j = 0; j < r->units.n && !replaced; j++) {
+			char *full = hog_xasprintf("%s/%s", r->dir, (char *)r->units.v[j]);
+
+			replaced = !strcmp(full, p) || ends_with(p, full);
+			free(full);
+		}
+		if (!replaced || !view)
+			hog_vec_push(&mine.paths, hog_xstrdup(p));
+	}
+	for (i = 0; view && i < r->units.n; i++) {
+		char *p = hog_xasprintf("%s/%s", view, (char *)r->units.v[i]);
+
+		if (!access(p, R_OK))
+			hog_vec_push(&mine.paths, p);
+		else
+			free(p);
+	}
+	*nmods = objset_load(&mine, prog, strs, &skipped);
+	hog_prog_solve(prog);
+	return prog;
+}
+
+/* Every fingerprint a finding carries: its own and one per path. */
+static int finding_known(const struct hog_finding *f, const struct hog_prog *other,
+			 int *new_paths)
+{
+	int i, k, n = hog_prog_nfindings(other), found = 0;
+
+	*new_paths = 0;
+	for (i = 0; i < n; i++) {
+		const struct hog_finding *g = hog_prog_finding(other, i);
+
+		if (strcmp(g->fingerprint, f->fingerprint))
+			continue;
+		found = 1;
+		for (k = 0; k < f->npaths; k++) {
+			int j, seen = 0;
+
+			for (j = 0; j < g->npaths && !seen; j++)
+				seen = !strcmp(g->paths[j].fingerprint, f->paths[k].fingerprint);
+			if (!seen)
+				(*new_paths)++;
+		}
+	}
+	return found;
+}
+
+/* ---- baselines ---- */
+
+struct baseline {
+	json_t *fps;		/* object: finding fingerprint -> array of path fingerprints */
+};
+
+static void baseline_load(struct baseline *b, const char *path)
+{
+	json_error_t e;
+	json_t *root = json_load_file(path, 0, &e), *arr;
+	size_t i;
+
+	if (!root)
+		die("%s:%d: %s", path, e.line, e.text);
+	arr = json_object_get(root, "findings");
+	if (!json_is_integer(json_object_get(root, "lockhog-baseline")) || !json_is_array(arr))
+		die("%s: not a lockhog baseline (see README: Baselines)", path);
+	b->fps = json_object();
+	for (i = 0; i < json_array_size(arr); i++) {
+		json_t *x = json_array_get(arr, i);
+		const char *fp = json_string_value(json_object_get(x, "fingerprint"));
+		json_t *paths = json_object_get(x, "paths");
+
+		if (!fp || (paths && !json_is_array(paths)))
+			die("%s: finding %zu has no fingerprint", path, i);
+		json_object_set(b->fps, fp, paths ? paths : json_array());
+	}
+	json_decref(root);
+}
+
+/* Accepted: the finding is in the baseline and so is every path to it. */
+int baseline_accepts(const void *bp, const struct hog_finding *f)
+{
+	const struct baseline *b = bp;
+	json_t *paths;
+	int k;
+	size_t i;
+
+	if (!b || !b->fps)
+		return 0;
+	paths = json_object_get(b->fps, f->fingerprint);
+	if (!paths)
+		return 0;
+	for (k = 0; k < f->npaths; k++) {
+		int seen = 0;
+
+		for (i = 0; i < json_array_size(paths) && !seen; i++)
+			seen = !strcmp(json_string_value(json_array_get(paths, i)) ?: "",
+				       f->paths[k].fingerprint);
+		if (!seen)
+			return 0;
+	}
+	return 1;
+}
+
+void *baseline_open(const char *path)
+{
+	struct baseline *b = hog_xcalloc(1, sizeof(*b));
+
+	baseline_load(b, path);
+	return b;
+}
+
+int baseline_write(struct hog_prog *prog, const char *path)
+{
+	json_t *root = json_object(), *arr = json_array();
+	int i, k, rc;
+	char *s;
+
+	for (i = 0; i < hog_prog_nfindings(prog); i++) {
+		const struct hog_finding *f = hog_prog_finding(prog, i);
+		json_t *paths = json_array();
+		char *msg = hog_finding_message(f, NULL);
+
+		for (k = 0; k < f->npaths; k++)
+			json_array_append_new(paths, json_string(f->paths[k].fingerprint));
+		json_array_append_new(arr, json_pack("{s:s,s:o,s:s,s:s,s:s,s:s}",
+						     "fingerprint", f->fingerprint, "paths", paths,
+						     "severity", hog_sev_name(f->sev),
+						     "message", msg, "file", f->paths[0].file ?: "",
+						     "function", f->site_func));
+		free(msg);
+	}
+	json_object_set_new(root, "lockhog-baseline", json_integer(1));
+	json_object_set_new(root, "findings", arr);
+	s = json_dumps(root, JSON_INDENT(1));
+	json_decref(root);
+	rc = hog_write_file_atomic(path, s, strlen(s));
+	free(s);
+	return rc;
+}
+
+/* ---- output ---- */
+
+static void text_block(struct hog_buf *b, const char *tag, const struct hog_finding *f,
+		       const char *fix)
+{
+	const struct hog_path *p = &f->paths[0];
+	char *msg = hog_finding_message(f, p), *chain = hog_path_text(f, p);
+	int i;
+
+	hog_buf_printf(b, "%s: %s [%s]\n", tag, msg, hog_finding_option(f));
+	hog_buf_printf(b, "#%s:%d: in %s()\n", p->file ? p->file : "?", p->line, p->holder);
+	hog_buf_printf(b, "+  chain: %s\n", chain);
+	hog_buf_printf(b, "+  %s: %s\n", f->callee ? f->callee : f->site_func,
+		       f->reason ? f->reason : f->cls);
+	for (i = 1; i < f->npaths && i <= 5; i++) {
+		char *c = hog_path_text(f, &f->paths[i]);
+
+		hog_buf_printf(b, "+  also reached from %s() at %s:%d: %s\n", f->paths[i].holder,
+			       f->paths[i].file, f->paths[i].line, c);
+		free(c);
+	}
+	if (fix)
+		hog_buf_printf(b, "+  fix: %s\n", fix);
+	hog_buf_printf(b, "+  fingerprint %s\n\n", f->fingerprint);
+	free(msg);
+	free(chain);
+}
+
+/* The lockhog fix transformation that applies to a finding, if any. */
+static const char *suggest(const struct hog_finding *f)
+{
+	if (f->kind == HK_LOOP)
+		return "lockhog fix: break the lock every batch (cocci/lock_loop_break.cocci)";
+	if (f->kind == HK_CALL && f->paths[0].nchain <= 1)
+		return "lockhog fix: move the call after the unlock (cocci/lock_costly_call.cocci)";
+	if (f->kind == HK_CALL)
+		return "lockhog fix: detach under the lock, release after it (cocci/lock_release_helper.cocci)";
+	return NULL;
+}
+
+static const struct option review_opts[] = {
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "range", required_argument, NULL, 'r' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "fail-on", required_argument, NULL, 'F' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "plugin", required_argument, NULL, 'P' },
+	{ "rules", required_argument, NULL, 'R' },
+	{ "keep", no_argument, NULL, 'K' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+static void review_usage(FILE *f)
+{
+	fputs("usage: lockhog review --kernel DIR [options] PATCH...\n"
+	      "       lockhog review --kernel DIR --range A..B [options]\n"
+	      "  Reports the findings a patch series introduces and those it fixes.\n"
+	      "  PATCHes are mbox files from git format-patch or unified diffs, applied\n"
+	      "  in order to a scratch view of DIR (DIR itself is never written).\n"
+	      "\n"
+	      "  --format text|json|sarif   output (text, in the style of checkpatch)\n"
+	      "  --out FILE                 write there instead of stdout\n"
+	      "  --fail-on SEV              exit 1 if a new finding is at or above SEV (warning)\n"
+	      "  --baseline FILE            findings accepted earlier (lockhog scan --write-baseline)\n"
+	      "  --jobs N, --plugin FILE, --rules FILE, --keep (keep the scratch view)\n"
+	      "exit: 0 nothing new at or above --fail-on, 1 something is, 2 error\n", f);
+}
+
+static void cleanup(struct review *r)
+{
+	char *argv[] = { "rm", "-rf", r->scratch, NULL };
+
+	if (r->scratch && !r->keep)
+		run(argv, NULL, NULL);
+}
+
+static struct review *g_review;
+
+static void at_exit(void)
+{
+	if (g_review)
+		cleanup(g_review);
+}
+
+/* --range A..B in a git tree: the series as format-patch would give it. */
+static char *range_patch(struct review *r, const char *range)
+{
+	char *argv[] = { "git", "-C", (char *)r->dir, "format-patch", "--stdout",
+			 "--no-signature", (char *)range, NULL };
+	char *out = NULL, *path;
+
+	if (!strstr(range, ".."))
+		die("--range wants A..B, not '%s'", range);
+	if (run(argv, NULL, &out))
+		die("%s: git format-patch %s failed: %s", r->dir, range, first_line(out));
+	if (!*out)
+		die("%s: %s holds no commits", r->dir, range);
+	path = hog_xasprintf("%s/range.patch", r->scratch);
+	if (hog_write_file_atomic(path, out, strlen(out)))
+		die("%s: %s", path, strerror(errno));
+	free(out);
+	return path;
+}
+
+int cmd_review(int argc, char **argv)
+{
+	struct review r = { 0 };
+	const char *plugin = NULL, *rules_path = NULL, *range = NULL, *out = NULL;
+	const char *baseline = NULL;
+	enum hog_format fmt = HOG_FMT_TEXT;
+	int fail_on = HS_WARNING, c, i, nb = 0, na = 0;
+	struct hog_vec patches = { 0 }, names = { 0 };
+	struct hog_strtab *strs;
+	struct hog_rules *rules;
+	struct hog_prog *before, *after;
+	struct hog_buf b = { 0 };
+	char dirbuf[PATH_MAX], tmpl[] = "/tmp/lockhog-review.XXXXXX", *why = NULL;
+	void *base = NULL;
+	int counts[3] = { 0 }, nfixed = 0, nunchanged = 0, worst = -1;
+	struct hog_vec items = { 0 };
+
+	r.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "k:r:f:o:j:h", review_opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			r.dir = optarg;
+			break;
+		case 'r':
+			range = optarg;
+			break;
+		case 'f':
+			if (hog_format_parse(optarg) < 0)
+				die("unknown format '%s' (text, json or sarif)", optarg);
+			fmt = hog_format_parse(optarg);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'F':
+			fail_on = parse_sev(optarg);
+			break;
+		case 'B':
+			baseline = optarg;
+			break;
+		case 'j':
+			r.jobs = atoi(optarg);
+			if (r.jobs < 1)
+				die("--jobs needs a positive number");
+			break;
+		case 'P':
+			plugin = optarg;
+			break;
+		case 'R':
+			rules_path = optarg;
+			break;
+		case 'K':
+			r.keep = 1;
+			break;
+		case 'h':
+			review_usage(stdout);
+			return 0;
+		default:
+			review_usage(stderr);
+			return EXIT_ERROR;
+		}
+	}
+	if (!r.dir)
+		die("review needs --kernel DIR");
+	if (optind >= argc && !range)
+		die("review needs patches or --range A..B");
+	if (optind < argc && range)
+		die("give patches or --range, not both");
+	tools_locate(&r.tools, plugin, rules_path);
+	strs = hog_strtab_new();
+	rules = load_rules(strs, r.tools.rules);
+	kbuild_check_tree(r.dir);
+	if (!realpath(r.dir, dirbuf))
+		die("%s: %s", r.dir, strerror(errno));
+	r.dir = hog_xstrdup(dirbuf);
+	if (baseline)
+		base = baseline_open(baseline);
+	if (!mkdtemp(tmpl))
+		die("cannot make a scratch directory: %s", strerror(errno));
+	r.scratch = hog_xstrdup(tmpl);
+	g_review = &r;
+	atexit(at_exit);
+
+	/* every patch is read and checked before anything is applied */
+	if (range) {
+		hog_vec_push(&patches, range_patch(&r, range));
+		hog_vec_push(&names, (void *)range);
+	}
+	for (i = optind; i < argc; i++) {
+		char abs[PATH_MAX];
+
+		if (!realpath(argv[i], abs))
+			die("%s: %s", argv[i], strerror(errno));
+		if (is_dir(abs))
+			die("%s: a directory, not a patch", argv[i]);
+		hog_vec_push(&patches, hog_xstrdup(abs));
+		hog_vec_push(&names, argv[i]);
+	}
+	for (i = 0; i < patches.n; i++) {
+		size_t len = 0;
+		char *text = slurp(patches.v[i], &len);
+
+		if (!text)
+			die("%s: %s", (char *)names.v[i], strerror(errno));
+		patch_files(names.v[i], text, len, &r.touched);
+		free(text);
+	}
+	r.after = make_view(&r, "after");
+	for (i = 0; i < r.touched.n; i++) {
+		char *src = hog_xasprintf("%s/%s", r.dir, (char *)r.touched.v[i]);
+
+		if (!access(src, F_OK))
+			own_file(r.dir, r.after, r.touched.v[i]);
+		else
+			mirror_path(r.dir, r.after, r.touched.v[i]);
+		free(src);
+	}
+	for (i = 0; i < patches.n; i++)
+		apply(&r, patches.v[i], names.v[i]);
+
+	find_units(&r);
+	if (!r.units.n) {
+		for (i = 0; i < r.notes.n; i++)
+			fprintf(stderr, "lockhog: %s\n", (char *)r.notes.v[i]);
+		fprintf(stderr, "lockhog: the series touches no unit built in %s: nothing to review\n",
+			r.dir);
+	}
+	/* the tree's own objects are "before" when the last scan left them */
+	for (i = 0; i < r.units.n; i++) {
+		char *o = hog_xasprintf("%s/%s", r.dir, (char *)r.units.v[i]);
+		size_t len;
+		char *err = NULL, *sec = object_section(o, &len, &err);
+
+		if (!sec) {
+			if (!r.before)
+				r.before = make_view(&r, "before");
+		}
+		free(sec);
+		free(err);
+		free(o);
+	}
+	if (r.before && compile_units(&r, r.before, &r.units, &why))
+		die("%s does not build before the series: %s", r.dir, why);
+	if (compile_units(&r, r.after, &r.units, &why))
+		die("the series breaks the build: %s", why);
+
+	before = load(&r, strs, rules, r.before, &nb);
+	after = load(&r, strs, rules, r.after, &na);
+
+	/* new and unchanged from after, fixed from before */
+	for (i = 0; i < hog_prog_nfindings(after); i++) {
+		const struct hog_finding *f = hog_prog_finding(after, i);
+		struct hog_report_item *it;
+		int np, known = finding_known(f, before, &np);
+
+		if (base && baseline_accepts(base, f))
+			continue;
+		it = hog_xcalloc(1, sizeof(*it));
+		it->f = f;
+		it->state = known && !np ? HOG_BASE_UNCHANGED : HOG_BASE_NEW;
+		hog_vec_push(&items, it);
+		if (it->state == HOG_BASE_NEW) {
+			counts[f->sev]++;
+			if ((int)f->sev > worst)
+				worst = f->sev;
+		} else {
+			nunchanged++;
+		}
+	}
+	for (i = 0; i < hog_prog_nfindings(before); i++) {
+		const struct hog_finding *f = hog_prog_finding(before, i);
+		struct hog_report_item *it;
+		int np;
+
+		if (finding_known(f, after, &np))
+			continue;
+		it = hog_xcalloc(1, sizeof(*it));
+		it->f = f;
+		it->state = HOG_BASE_ABSENT;
+		hog_vec_push(&items, it);
+		nfixed++;
+	}
+
+	if (fmt == HOG_FMT_TEXT) {
+		for (i = 0; i < items.n; i++) {
+			const struct hog_report_item *it = items.v[i];
+			char tag[32];
+
+			if (it->state != HOG_BASE_NEW)
+				continue;
+			snprintf(tag, sizeof(tag), "NEW %s", hog_sev_name(it->f->sev));
+			for (char *s = tag; *s; s++)
+				*s = *s >= 'a' && *s <= 'z' ? *s - 32 : *s;
+			text_block(&b, tag, it->f, suggest(it->f));
+		}
+		for (i = 0; i < items.n; i++) {
+			const struct hog_report_item *it = items.v[i];
+
+			if (it->state == HOG_BASE_ABSENT)
+				text_block(&b, "FIXED", it->f, NULL);
+		}
+		for (i = 0; i < r.notes.n; i++)
+			hog_buf_printf(&b, "NOTE: %s\n", (char *)r.notes.v[i]);
+		hog_buf_printf(&b, "total: %d errors, %d warnings, %d notes new; %d fixed; %d unchanged "
+			       "(%d units compiled, %d objects read)\n",
+			       counts[HS_ERROR], counts[HS_WARNING], counts[HS_NOTE], nfixed,
+			       nunchanged, r.units.n, na);
+	} else {
+		struct hog_report_item *flat = hog_xcalloc(items.n + 1, sizeof(*flat));
+		struct hog_report_opts o = {
+			.min_sev = HS_NOTE, .srcroot = r.dir, .tool_version = LOCKHOG_VERSION,
+			.scope = "review",
+		};
+		char *err = NULL;
+
+		for (i = 0; i < items.n; i++)
+			flat[i] = *(struct hog_report_item *)items.v[i];
+		if (hog_report(flat, items.n, &o, fmt, &b, &err))
+			die("%s", err);
+		free(flat);
+	}
+	if (out) {
+		if (hog_write_file_atomic(out, b.s ? b.s : "", b.len))
+			die("%s: %s", out, strerror(errno));
+	} else if (b.len) {
+		fwrite(b.s, 1, b.len, stdout);
+	}
+	(void)nb;
+	return fail_on >= 0 && worst >= fail_on ? EXIT_FINDINGS : 0;
+}
