@@ -127,7 +127,7 @@ static void patch_files(const char *name, const char *text, size_t len, struct h
 		const char *nl = memchr(p, '\n', end - p);
 		size_t l = (nl ? nl : end) - p;
 
-		if (l >= 17 && !strncmp(p, "GIT binary patch", 16))
+		if (l >= 16 && !strncmp(p, "GIT binary patch", 16))
 			die("%s: binary diff (GIT binary patch): lockhog reviews source changes only", name);
 		if (l > 13 && !strncmp(p, "Binary files ", 13))
 			die("%s: binary diff: lockhog reviews source changes only", name);
@@ -614,29 +614,91 @@ static struct hog_prog *load(struct review *r, struct hog_strtab *strs,
 	return prog;
 }
 
-/* Every fingerprint a finding carries: its own and one per path. */
+/*
+ * How a finding compares with the other side: 0 not there at all,
+ * else 1, with the indices of this finding's paths the other side
+ * lacks (a new holder reaching an old site is a new problem).
+ */
 static int finding_known(const struct hog_finding *f, const struct hog_prog *other,
-			 int *new_paths)
+			 int *missing, int *nmissing)
 {
-	int i, k, n = hog_prog_nfindings(other), found = 0;
+	int i, k, n = hog_prog_nfindings(other);
+	const struct hog_finding *g = NULL;
 
-	*new_paths = 0;
-	for (i = 0; i < n; i++) {
-		const struct hog_finding *g = hog_prog_finding(other, i);
+	*nmissing = 0;
+	for (i = 0; i < n && !g; i++)
+		if (!strcmp(hog_prog_finding(other, i)->fingerprint, f->fingerprint))
+			g = hog_prog_finding(other, i);
+	for (k = 0; k < f->npaths; k++) {
+		int j, seen = 0;
 
-		if (strcmp(g->fingerprint, f->fingerprint))
-			continue;
-		found = 1;
-		for (k = 0; k < f->npaths; k++) {
-			int j, seen = 0;
-
-			for (j = 0; j < g->npaths && !seen; j++)
-				seen = !strcmp(g->paths[j].fingerprint, f->paths[k].fingerprint);
-			if (!seen)
-				(*new_paths)++;
-		}
+		for (j = 0; g && j < g->npaths && !seen; j++)
+			seen = !strcmp(g->paths[j].fingerprint, f->paths[k].fingerprint);
+		if (!seen)
+			missing[(*nmissing)++] = k;
 	}
-	return found;
+	return g != NULL;
+}
+
+/*
+ * Functions the series changed: those of the touched files, as the
+ * recompiled units define them before and after.  A way to a finding
+ * is the series' doing only if it passes through one of them; other
+ * differences come from summaries being cut to size, not from the code.
+ */
+static void changed_functions(struct review *r, const char *view, struct hog_vec *out)
+{
+	int i, j;
+
+	for (i = 0; i < r->units.n; i++) {
+		char *o = view ? hog_xasprintf("%s/%s", view, (char *)r->units.v[i]) :
+				 hog_xasprintf("%s/%s", r->dir, (char *)r->units.v[i]);
+		size_t len = 0;
+		char *err = NULL, *perr = NULL, *text = object_section(o, &len, &err);
+		struct hog_module *m = text ? hog_module_read(NULL, text, len, &perr) : NULL;
+
+		for (j = 0; m && j < m->nfuncs; j++)
+			if (vec_has(&r->touched, m->funcs[j]->file))
+				vec_add_unique(out, m->funcs[j]->name);
+		hog_module_free(m);
+		free(text);
+		free(err);
+		free(perr);
+		free(o);
+	}
+}
+
+static int path_touches(const struct hog_path *p, const struct hog_vec *changed)
+{
+	int i;
+
+	for (i = 0; i < p->nchain; i++)
+		if (vec_has(changed, p->chain[i].func))
+			return 1;
+	return 0;
+}
+
+/* Keeps only the missing paths that pass through changed code. */
+static int filter_paths(const struct hog_finding *f, int *miss, int n,
+			const struct hog_vec *changed)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (path_touches(&f->paths[miss[i]], changed))
+			miss[k++] = miss[i];
+	return k;
+}
+
+/* A finding seen through one of its paths, for the text blocks. */
+static struct hog_finding *with_path(const struct hog_finding *f, int k)
+{
+	struct hog_finding *c = hog_xmalloc(sizeof(*c));
+
+	*c = *f;
+	c->paths = (struct hog_path *)&f->paths[k];
+	c->npaths = 1;
+	return c;
 }
 
 /* ---- baselines ---- */
@@ -853,7 +915,7 @@ int cmd_review(int argc, char **argv)
 	char dirbuf[PATH_MAX], tmpl[] = "/tmp/lockhog-review.XXXXXX", *why = NULL;
 	void *base = NULL;
 	int counts[3] = { 0 }, nfixed = 0, nunchanged = 0, worst = -1;
-	struct hog_vec items = { 0 };
+	struct hog_vec items = { 0 }, fresh = { 0 }, gone = { 0 }, changed = { 0 };
 
 	r.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	optind = 1;
@@ -987,59 +1049,95 @@ int cmd_review(int argc, char **argv)
 
 	before = load(&r, strs, rules, r.before, &nb);
 	after = load(&r, strs, rules, r.after, &na);
+	changed_functions(&r, r.before, &changed);
+	changed_functions(&r, r.after, &changed);
 
-	/* new and unchanged from after, fixed from before */
+	/*
+	 * New: findings, or ways to old findings, that only the series has.
+	 * Fixed: those only the tree had.  SARIF gets one result a finding:
+	 * new, absent, updated (some way to it went) or unchanged.
+	 */
 	for (i = 0; i < hog_prog_nfindings(after); i++) {
 		const struct hog_finding *f = hog_prog_finding(after, i);
 		struct hog_report_item *it;
-		int np, known = finding_known(f, before, &np);
+		int *miss = hog_xcalloc(f->npaths + 1, sizeof(int)), nmiss, k;
+		int known = finding_known(f, before, miss, &nmiss);
 
-		if (base && baseline_accepts(base, f))
+		nmiss = filter_paths(f, miss, nmiss, &changed);
+		if (!known && !nmiss) {
+			/* appeared without the changed code on any way to it */
+			free(miss);
 			continue;
+		}
+		if (base && baseline_accepts(base, f)) {
+			free(miss);
+			continue;
+		}
 		it = hog_xcalloc(1, sizeof(*it));
 		it->f = f;
-		it->state = known && !np ? HOG_BASE_UNCHANGED : HOG_BASE_NEW;
+		it->state = !known || nmiss ? HOG_BASE_NEW : HOG_BASE_UNCHANGED;
 		hog_vec_push(&items, it);
 		if (it->state == HOG_BASE_NEW) {
 			counts[f->sev]++;
 			if ((int)f->sev > worst)
 				worst = f->sev;
+			/* show the new way in, not an old one */
+			for (k = 0; known && k < nmiss; k++)
+				hog_vec_push(&fresh, with_path(f, miss[k]));
+			if (!known)
+				hog_vec_push(&fresh, (void *)f);
 		} else {
 			nunchanged++;
 		}
+		free(miss);
 	}
 	for (i = 0; i < hog_prog_nfindings(before); i++) {
 		const struct hog_finding *f = hog_prog_finding(before, i);
-		struct hog_report_item *it;
-		int np;
+		int *miss = hog_xcalloc(f->npaths + 1, sizeof(int)), nmiss, k;
+		int known = finding_known(f, after, miss, &nmiss);
 
-		if (finding_known(f, after, &np))
+		nmiss = filter_paths(f, miss, nmiss, &changed);
+		if (!known && !nmiss) {
+			free(miss);
 			continue;
-		it = hog_xcalloc(1, sizeof(*it));
-		it->f = f;
-		it->state = HOG_BASE_ABSENT;
-		hog_vec_push(&items, it);
-		nfixed++;
+		}
+		if (!known) {
+			struct hog_report_item *it = hog_xcalloc(1, sizeof(*it));
+
+			it->f = f;
+			it->state = HOG_BASE_ABSENT;
+			hog_vec_push(&items, it);
+			hog_vec_push(&gone, (void *)f);
+			nfixed++;
+		} else {
+			for (k = 0; k < nmiss; k++)
+				hog_vec_push(&gone, with_path(f, miss[k]));
+			nfixed += nmiss > 0;
+			for (k = 0; nmiss && k < items.n; k++) {
+				struct hog_report_item *it = items.v[k];
+
+				if (!strcmp(it->f->fingerprint, f->fingerprint) &&
+				    it->state == HOG_BASE_UNCHANGED) {
+					it->state = HOG_BASE_UPDATED;
+					nunchanged--;
+				}
+			}
+		}
+		free(miss);
 	}
 
 	if (fmt == HOG_FMT_TEXT) {
-		for (i = 0; i < items.n; i++) {
-			const struct hog_report_item *it = items.v[i];
+		for (i = 0; i < fresh.n; i++) {
+			const struct hog_finding *f = fresh.v[i];
 			char tag[32];
 
-			if (it->state != HOG_BASE_NEW)
-				continue;
-			snprintf(tag, sizeof(tag), "NEW %s", hog_sev_name(it->f->sev));
+			snprintf(tag, sizeof(tag), "NEW %s", hog_sev_name(f->sev));
 			for (char *s = tag; *s; s++)
 				*s = *s >= 'a' && *s <= 'z' ? *s - 32 : *s;
-			text_block(&b, tag, it->f, suggest(it->f));
+			text_block(&b, tag, f, suggest(f));
 		}
-		for (i = 0; i < items.n; i++) {
-			const struct hog_report_item *it = items.v[i];
-
-			if (it->state == HOG_BASE_ABSENT)
-				text_block(&b, "FIXED", it->f, NULL);
-		}
+		for (i = 0; i < gone.n; i++)
+			text_block(&b, "FIXED", gone.v[i], NULL);
 		for (i = 0; i < r.notes.n; i++)
 			hog_buf_printf(&b, "NOTE: %s\n", (char *)r.notes.v[i]);
 		hog_buf_printf(&b, "total: %d errors, %d warnings, %d notes new; %d fixed; %d unchanged "

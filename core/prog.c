@@ -368,9 +368,10 @@ static void rate(struct hog_finding *f)
  */
 static void fingerprint(struct hog_prog *p, struct hog_finding *f)
 {
-	char *k = hog_xasprintf("%s|%s|%s|%s|%s", hog_kind_name(f->kind),
-				f->cls ? f->cls : "", f->site_file ? f->site_file : "",
-				f->site_func, f->callee ? f->callee : "");
+	/* no file either: a function moved to another file is the same finding */
+	char *k = hog_xasprintf("%s|%s|%s|%s", hog_kind_name(f->kind),
+				f->cls ? f->cls : "", f->site_func,
+				f->callee && f->kind != HK_LOOP ? f->callee : "");
 	unsigned long long h = hog_hash64(k, strlen(k), 0);
 	int i;
 
@@ -416,9 +417,10 @@ static void group(struct hog_prog *p)
 		const struct hog_step *site = &r->path.chain[r->path.nchain - 1];
 		const char *lock = r->path.lock.cls ? r->path.lock.cls : r->path.lock.name;
 		/* one finding per costly site, whoever holds what on the way to it */
+		/* a loop is its function's: which call in it weighs most may change */
 		char *k = hog_xasprintf("%d|%s|%s|%s|%s", r->kind, r->cls ? r->cls : "",
 					site->file ? site->file : "", site->func,
-					r->callee ? r->callee : "");
+					r->callee && r->kind != HK_LOOP ? r->callee : "");
 		const char *key = hog_intern(p->strs, k);
 		struct hog_finding *f = hog_map_get(bykey, key);
 

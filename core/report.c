@@ -23,9 +23,9 @@ int hog_format_parse(const char *s)
 
 static const char *base_name(enum hog_baseline b)
 {
-	static const char *const n[] = { NULL, "new", "unchanged", "absent" };
+	static const char *const n[] = { NULL, "new", "unchanged", "absent", "updated" };
 
-	return b <= HOG_BASE_ABSENT ? n[b] : NULL;
+	return b <= HOG_BASE_UPDATED ? n[b] : NULL;
 }
 
 /* ---- text ---- */

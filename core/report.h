@@ -15,7 +15,8 @@ extern "C" {
 enum hog_format { HOG_FMT_TEXT, HOG_FMT_JSON, HOG_FMT_SARIF };
 
 /* How a finding compares with a baseline or an earlier revision. */
-enum hog_baseline { HOG_BASE_NONE, HOG_BASE_NEW, HOG_BASE_UNCHANGED, HOG_BASE_ABSENT };
+enum hog_baseline { HOG_BASE_NONE, HOG_BASE_NEW, HOG_BASE_UNCHANGED, HOG_BASE_ABSENT,
+		   HOG_BASE_UPDATED };
 
 struct hog_report_item {
 	const struct hog_finding *f;

@@ -6,6 +6,7 @@
 #   fixtures/     kernel-style snippets checked with lit and FileCheck
 #   cli/          the command's behaviour on bad input (TAP scripts)
 #   integration/  scans of the real linux-6.1 tree (TAP scripts)
+#   review/       lockhog review of patches to that tree (TAP scripts)
 #
 # KDIR names the kernel tree (make check passes build/linux-6.1).
 set -u
@@ -61,7 +62,7 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	echo "fixtures: $p passed ($x expected failures), $f failed"
 fi
 
-for dir in cli integration; do
+for dir in cli integration review; do
 	for t in tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
 		n=$dir/$(basename "$t" .sh)
