@@ -55,3 +55,21 @@ rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print("scan analysis of mm/ (cross-file composition, report): %.2fs, peak memory %.1f MiB" % (el, rss / 1024))
 PY
 echo "compiler peak memory with the plugin loaded: $((cc_rss / 1024)) MiB"
+
+# review of a one-file patch against a cold scan of mm/ (issue 4: <= 0.2)
+clean_mm
+t0=$(date +%s.%N)
+$LOCKHOG scan --kernel "$KDIR" -j "$JOBS" --out /dev/null mm/
+t1=$(date +%s.%N)
+TMP=$(mktemp -d)
+/usr/bin/python3 tests/review/mkpatch.py "$KDIR" "bench" "$TMP/one.patch" mm/page_alloc.c \
+	"'\t/* Ensure requested pindex is drained first. */'" \
+	"'\t/* Ensure the requested pindex is drained first. */'"
+$LOCKHOG review --kernel "$KDIR" -j "$JOBS" "$TMP/one.patch" >/dev/null
+t2=$(date +%s.%N)
+rm -rf "$TMP"
+/usr/bin/python3 -c "
+scan, review = $t1 - $t0, $t2 - $t1
+print('lockhog scan of mm/ (cold): %.2fs' % scan)
+print('lockhog review of a one-file patch (mm/page_alloc.c): %.2fs' % review)
+print('review/scan time ratio: %.2f' % (review / scan))"
