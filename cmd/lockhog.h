@@ -81,6 +81,7 @@ struct output {
 };
 struct hog_rules *load_rules(struct hog_strtab *strs, const char *path);
 int emit(struct hog_prog *prog, const struct output *o);
+void write_out(const char *out, const struct hog_buf *b);
 int parse_sev(const char *s);
 
 #endif

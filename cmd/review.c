@@ -1158,12 +1158,7 @@ int cmd_review(int argc, char **argv)
 			die("%s", err);
 		free(flat);
 	}
-	if (out) {
-		if (hog_write_file_atomic(out, b.s ? b.s : "", b.len))
-			die("%s: %s", out, strerror(errno));
-	} else if (b.len) {
-		fwrite(b.s, 1, b.len, stdout);
-	}
+	write_out(out, &b);
 	(void)nb;
 	return fail_on >= 0 && worst >= fail_on ? EXIT_FINDINGS : 0;
 }

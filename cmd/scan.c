@@ -20,6 +20,17 @@ struct hog_rules *load_rules(struct hog_strtab *strs, const char *path)
 	return r;
 }
 
+/* To FILE, whole or not at all, or to stdout. */
+void write_out(const char *out, const struct hog_buf *b)
+{
+	if (out) {
+		if (hog_write_file_atomic(out, b->s ? b->s : "", b->len))
+			die("%s: %s", out, strerror(errno));
+	} else if (b->len) {
+		fwrite(b->s, 1, b->len, stdout);
+	}
+}
+
 int emit(struct hog_prog *prog, const struct output *o)
 {
 	int n = hog_prog_nfindings(prog), i, worst = -1;
@@ -47,12 +58,7 @@ int emit(struct hog_prog *prog, const struct output *o)
 	n = k;
 	if (hog_report(items, n, &ro, o->fmt, &b, &err))
 		die("%s", err);
-	if (o->out) {
-		if (hog_write_file_atomic(o->out, b.s ? b.s : "", b.len))
-			die("%s: %s", o->out, strerror(errno));
-	} else if (b.len) {
-		fwrite(b.s, 1, b.len, stdout);
-	}
+	write_out(o->out, &b);
 	hog_buf_free(&b);
 	free(items);
 	return o->fail_on >= 0 && worst >= o->fail_on ? EXIT_FINDINGS : 0;
