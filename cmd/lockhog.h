@@ -63,6 +63,7 @@ int cmd_rules(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_review(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
 
 /* review.c: baselines of accepted findings */
 void *baseline_open(const char *path);

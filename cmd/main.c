@@ -135,6 +135,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "  scan --kernel DIR [--format text|json|sarif] [--out FILE] [PATH...]\n"
 	      "        build PATHs of a kernel tree with the plugin and report the findings\n"
+	      "  fix --kernel DIR [--out FILE] [--apply] [PATH...]\n"
+	      "        the restructured code, as a patch naming the findings it fixes\n"
 	      "  review --kernel DIR [--format ...] PATCH... | --range A..B\n"
 	      "        what a patch series introduces and fixes (exit 1 on new findings)\n"
 	      "  report [--format ...] [--out FILE] OBJ|DIR...\n"
@@ -169,6 +171,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "rules"))
 		return cmd_rules(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "fix"))
+		return cmd_fix(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "review"))
 		return cmd_review(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "summary"))

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockhog fix: the restructured code for what a scan found.
+ *
+ * Each finding is matched with one of the semantic patches in cocci/:
+ *   a costly call made by the lock holder itself  -> lock_costly_call.cocci
+ *   a costly call made by a helper it calls       -> lock_release_helper.cocci
+ *   a long loop under the lock                    -> lock_loop_break.cocci
+ * and spatch runs it in patch mode, restricted to the function concerned
+ * (-D fn=NAME), on a scratch copy of the file, one transformation after
+ * the other, so that the patch written applies in one go.  Every hunk
+ * group is preceded by the findings it fixes and the command that made
+ * it.  With --apply, the whole patch is checked against the tree first
+ * and applied only if all of it applies.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include "lockhog.h"
+#include "../core/message.h"
+
+struct xform {
+	const char *cocci;	/* file in cocci/ */
+	const char *fn;		/* function it is restricted to */
+	const char *file;	/* source file, relative to the tree */
+	int nocond;		/* a caller holds a lock: no cond_resched() */
+	struct hog_vec findings;	/* const struct hog_finding * */
+};
+
+static char *run_capture(char *const argv[], const char *cwd, int *rc)
+{
+	int pfd[2], st;
+	pid_t pid;
+	struct hog_buf b = { 0 };
+	char buf[65536];
+	ssize_t n;
+
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		int null = open("/dev/null", 1);
+
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		if (cwd && chdir(cwd))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf, sizeof(buf))) > 0)
+		hog_buf_addn(&b, buf, n);
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	return b.s ? b.s : hog_xstrdup("");
+}
+
+static char *cocci_dir(void)
+{
+	char buf[PATH_MAX], *d = getenv("LOCKHOG_COCCI");
+	ssize_t n;
+
+	if (d)
+		return hog_xstrdup(d);
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return hog_xstrdup("cocci");
+	buf[n] = 0;
+	*strrchr(buf, '/') = 0;
+	return hog_xasprintf("%s/../cocci", buf);
+}
+
+/* Which transformation fixes a finding; NULL for none. */
+static struct xform *plan(const struct hog_finding *f)
+{
+	struct xform *x;
+	int i;
+
+	if (f->sev < HS_WARNING || !f->site_file)
+		return NULL;
+	x = hog_xcalloc(1, sizeof(*x));
+	x->file = f->site_file;
+	if (f->kind == HK_LOOP) {
+		x->cocci = "lock_loop_break.cocci";
+		x->fn = f->site_func;
+		/* the engine knows the calling contexts: a caller holding a lock forbids sleeping */
+		for (i = 0; i < f->npaths; i++)
+			if (f->paths[i].nchain > 1 || strcmp(f->paths[i].holder, f->site_func))
+				x->nocond = 1;
+	} else if (f->kind == HK_CALL && f->paths[0].nchain == 1) {
+		x->cocci = "lock_costly_call.cocci";
+		x->fn = f->paths[0].holder;
+		x->file = f->paths[0].file;
+	} else if (f->kind == HK_CALL) {
+		x->cocci = "lock_release_helper.cocci";
+		x->fn = f->site_func;
+	} else {
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+static struct xform *same_xform(struct hog_vec *v, const struct xform *x)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++) {
+		struct xform *y = v->v[i];
+
+		if (!strcmp(y->cocci, x->cocci) && !strcmp(y->fn, x->fn) &&
+		    !strcmp(y->file, x->file)) {
+			y->nocond |= x->nocond;
+			return y;
+		}
+	}
+	return NULL;
+}
+
+/* 1 if s was seen before; remembers it otherwise. */
+static int seen(struct hog_vec *v, const char *s)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	hog_vec_push(v, (void *)s);
+	return 0;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	FILE *f = fopen(from, "rb");
+	struct hog_buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		die("%s: %s", from, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		hog_buf_addn(&b, chunk, n);
+	fclose(f);
+	if (hog_write_file_atomic(to, b.s ? b.s : "", b.len))
+		die("%s: %s", to, strerror(errno));
+	hog_buf_free(&b);
+}
+
+/* Rewrites spatch's diff header to the tree's a/ b/ paths. */
+static char *relabel(const char *diff, const char *file)
+{
+	struct hog_buf b = { 0 };
+	const char *p = diff;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (!strncmp(p, "--- ", 4))
+			hog_buf_printf(&b, "--- a/%s\n", file);
+		else if (!strncmp(p, "+++ ", 4))
+			hog_buf_printf(&b, "+++ b/%s\n", file);
+		else if (!strncmp(p, "diff ", 5))
+			;	/* spatch's own "diff -u -p" line names scratch paths */
+		else
+			hog_buf_addn(&b, p, l);
+		p += l;
+	}
+	return b.s ? b.s : hog_xstrdup("");
+}
+
+static int apply_patch(const char *dir, const char *patch, int dry)
+{
+	char *argv[] = { "patch", "-p1", "-s", "--batch", "--forward", "--no-backup-if-mismatch",
+			 "-r", "-", dry ? "--dry-run" : "-s", "-i", (char *)patch, NULL };
+	int rc;
+	char *out = run_capture(argv, dir, &rc);
+
+	free(out);
+	return rc;
+}
+
+static const struct option fix_opts[] = {
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "apply", no_argument, NULL, 'a' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "plugin", required_argument, NULL, 'P' },
+	{ "rules", required_argument, NULL, 'R' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+int cmd_fix(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL, *plugin = NULL, *rules = NULL;
+	int apply = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), c, i, j, nfixed = 0;
+	char dirbuf[PATH_MAX], tmpl[] = "/tmp/lockhog-fix.XXXXXX";
+	struct kbuild k = { 0 };
+	struct tools t;
+	struct objset objs = { 0 };
+	struct hog_strtab *strs;
+	struct hog_prog *prog;
+	struct hog_vec xforms = { 0 }, targets = { 0 }, copied = { 0 };
+	struct hog_buf patch = { 0 };
+	char *cocci = cocci_dir(), *scratch;
+	int skipped;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "k:o:j:h", fix_opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			dir = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'a':
+			apply = 1;
+			break;
+		case 'j':
+			jobs = atoi(optarg);
+			break;
+		case 'P':
+			plugin = optarg;
+			break;
+		case 'R':
+			rules = optarg;
+			break;
+		case 'h':
+			fputs("usage: lockhog fix --kernel DIR [--out FILE] [--apply] [PATH...]\n"
+			      "  Writes a patch that restructures what lockhog scan finds in PATHs,\n"
+			      "  each hunk group naming the findings it fixes.  --apply applies it,\n"
+			      "  all or nothing.\n", stdout);
+			return 0;
+		default:
+			return EXIT_ERROR;
+		}
+	}
+	if (!dir)
+		die("fix needs --kernel DIR");
+	tools_locate(&t, plugin, rules);
+	strs = hog_strtab_new();
+	prog = hog_prog_new(strs, load_rules(strs, t.rules));
+	kbuild_check_tree(dir);
+	if (!realpath(dir, dirbuf))
+		die("%s: %s", dir, strerror(errno));
+	dir = dirbuf;
+	{
+		char *probe = hog_xasprintf("%s/lock_costly_call.cocci", cocci);
+
+		if (access(probe, R_OK))
+			die("%s: semantic patches not found (set LOCKHOG_COCCI)", cocci);
+		free(probe);
+	}
+	k.dir = dir;
+	k.tools = &t;
+	k.jobs = jobs > 0 ? jobs : 1;
+	kbuild_configure(&k);
+	for (i = optind; i < argc; i++) {
+		int isdir;
+
+		hog_vec_push(&targets, kbuild_target(dir, argv[i], &isdir));
+	}
+	kbuild_build(&k, (const char *const *)targets.v, targets.n);
+	if (!targets.n)
+		objset_add(&objs, dir);
+	for (i = 0; i < targets.n; i++) {
+		char *p = hog_xasprintf("%s/%s", dir, (char *)targets.v[i]);
+
+		objset_add(&objs, p);
+		free(p);
+	}
+	if (!objset_load(&objs, prog, strs, &skipped))
+		die("no object carries lockhog's analysis");
+	hog_prog_solve(prog);
+
+	for (i = 0; i < hog_prog_nfindings(prog); i++) {
+		const struct hog_finding *f = hog_prog_finding(prog, i);
+		struct xform *x = plan(f), *y;
+
+		if (!x)
+			continue;
+		y = same_xform(&xforms, x);
+		if (y) {
+			free(x);
+			x = y;
+		} else {
+			hog_vec_push(&xforms, x);
+		}
+		hog_vec_push(&x->findings, (void *)f);
+	}
+
+	if (!mkdtemp(tmpl))
+		die("cannot make a scratch directory: %s", strerror(errno));
+	scratch = tmpl;
+	for (i = 0; i < xforms.n; i++) {
+		struct xform *x = xforms.v[i];
+		char *src = hog_xasprintf("%s/%s", dir, x->file);
+		char *work = hog_xasprintf("%s/%s", scratch, x->file);
+		char *sp = hog_xasprintf("%s/%s", cocci, x->cocci);
+		char *fn = hog_xasprintf("fn=%s", x->fn);
+		char *argv2[16], *diff, *lab, *one;
+		int a = 0, rc;
+
+		/* transformations of one file build on each other */
+		if (!seen(&copied, x->file)) {
+			char *mk = hog_xasprintf("mkdir -p \"$(dirname '%s')\"", work);
+
+			if (system(mk))
+				die("cannot make %s", work);
+			free(mk);
+			copy_file(src, work);
+		}
+		argv2[a++] = "spatch";
+		argv2[a++] = "--very-quiet";
+		argv2[a++] = "--sp-file";
+		argv2[a++] = sp;
+		argv2[a++] = "-D";
+		argv2[a++] = "patch";
+		argv2[a++] = "-D";
+		argv2[a++] = fn;
+		if (x->nocond) {
+			argv2[a++] = "-D";
+			argv2[a++] = "nocond";
+		}
+		argv2[a++] = work;
+		argv2[a] = NULL;
+		diff = run_capture(argv2, NULL, &rc);
+		if (rc || !strstr(diff, "\n@@")) {
+			for (j = 0; j < x->findings.n; j++) {
+				const struct hog_finding *f = x->findings.v[j];
+				char *m = hog_finding_message(f, NULL);
+
+				fprintf(stderr, "lockhog: not fixed: %s (%s refuses or does not match in %s())\n",
+					m, x->cocci, x->fn);
+				free(m);
+			}
+			free(diff);
+			goto next;
+		}
+		lab = relabel(diff, x->file);
+		for (j = 0; j < x->findings.n; j++) {
+			const struct hog_finding *f = x->findings.v[j];
+			char *m = hog_finding_message(f, NULL);
+
+			hog_buf_printf(&patch, "lockhog: fixes %s: %s [%s]\n", f->fingerprint, m,
+				       hog_finding_option(f));
+			free(m);
+			nfixed++;
+		}
+		hog_buf_printf(&patch, "lockhog: generated by: spatch --sp-file cocci/%s -D patch -D fn=%s%s %s\n",
+			       x->cocci, x->fn, x->nocond ? " -D nocond" : "", x->file);
+		hog_buf_add(&patch, lab);
+		/* apply it to the scratch copy so that the next one builds on it */
+		one = hog_xasprintf("%s/one.patch", scratch);
+		if (hog_write_file_atomic(one, lab, strlen(lab)) || apply_patch(scratch, one, 0))
+			die("%s: spatch's patch for %s() does not apply to its own input", x->file,
+			    x->fn);
+		free(one);
+		free(lab);
+		free(diff);
+next:
+		free(src);
+		free(work);
+		free(sp);
+		free(fn);
+	}
+	{
+		char *argv3[] = { "rm", "-rf", scratch, NULL };
+		int rc;
+
+		free(run_capture(argv3, NULL, &rc));
+	}
+	if (!patch.len) {
+		fprintf(stderr, "lockhog: nothing to fix (%d findings, none with a safe transformation)\n",
+			hog_prog_nfindings(prog));
+		return 0;
+	}
+	if (apply) {
+		char *p = hog_xasprintf("%s/.lockhog-fix.patch", dir);
+
+		if (hog_write_file_atomic(p, patch.s, patch.len))
+			die("%s: %s", p, strerror(errno));
+		/* all or nothing: a dry run of the whole patch first */
+		if (apply_patch(dir, p, 1)) {
+			unlink(p);
+			die("%s: the fix does not apply to the tree as it is now; nothing changed", dir);
+		}
+		if (apply_patch(dir, p, 0))
+			die("%s: applying the fix failed after a clean dry run; see %s", dir, p);
+		unlink(p);
+		fprintf(stderr, "lockhog: applied fixes for %d findings to %s\n", nfixed, dir);
+	}
+	if (out || !apply)
+		write_out(out, &patch);
+	return 0;
+}
