@@ -31,7 +31,7 @@ LIBS     := -ljansson -lelf
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 
-.PHONY: all clean deps scan check bench unit kernel-tree
+.PHONY: all clean deps scan check bench unit kernel-tree kernel kernel-patches cocci
 all: $(PLUGIN) $(LOCKHOG)
 
 deps:
@@ -78,6 +78,18 @@ check: deps all unit kernel-tree
 
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh
+
+# Coccinelle rules: regenerate their lists from rules/
+cocci: all
+	@cocci/gen.sh
+
+# the linux-6.1 mm series: regenerate what is generated, check the rest
+kernel-patches: deps all
+	@scripts/kernel-patches.sh
+
+# apply the series to a pristine tree, build it, compare with pristine
+kernel: deps all
+	@scripts/kernel-build.sh
 
 clean:
 	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests \

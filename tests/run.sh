@@ -7,6 +7,7 @@
 #   cli/          the command's behaviour on bad input (TAP scripts)
 #   integration/  scans of the real linux-6.1 tree (TAP scripts)
 #   review/       lockhog review of patches to that tree (TAP scripts)
+#   cocci/        the semantic patches: apply, refuse, run the models (TAP)
 #
 # KDIR names the kernel tree (make check passes build/linux-6.1).
 set -u
@@ -60,6 +61,11 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 		fail=$((fail + 1))
 	fi
 	echo "fixtures: $p passed ($x expected failures), $f failed"
+fi
+
+if [ -x tests/cocci/run.sh ]; then
+	tests/cocci/run.sh >"$LOG/cocci.tap" 2>&1
+	tap cocci "$LOG/cocci.tap" $?
 fi
 
 for dir in cli integration review; do
