@@ -430,6 +430,33 @@ static bool parent_call(tree next, tree cur)
 	       gimple_call_arg(c, 0) == cur;
 }
 
+/* Is v what a call returned, through copies and phis of such values and constants? */
+static bool from_call(tree v, int depth)
+{
+	while (v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v) && depth < 8) {
+		gimple *d = SSA_NAME_DEF_STMT(v);
+
+		if (gimple_code(d) == GIMPLE_CALL || gimple_code(d) == GIMPLE_ASM)
+			return true;
+		if (gphi *phi = dyn_cast<gphi *>(d)) {
+			unsigned i;
+
+			for (i = 0; i < gimple_phi_num_args(phi); i++) {
+				tree a = gimple_phi_arg_def(phi, i);
+
+				if (TREE_CODE(a) != INTEGER_CST && !from_call(a, depth + 1))
+					return false;
+			}
+			return true;
+		}
+		if (!is_gimple_assign(d))
+			return false;
+		v = gimple_assign_rhs1(d);
+		depth++;
+	}
+	return false;
+}
+
 /* Every way out of the loop tests what a call returned: a retry loop. */
 static bool exits_on_calls(class loop *loop)
 {
@@ -441,21 +468,10 @@ static bool exits_on_calls(class loop *loop)
 		return false;
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		gimple *last = last_stmt(e->src);
-		tree v;
 
 		if (!last || gimple_code(last) != GIMPLE_COND)
 			return false;
-		v = gimple_cond_lhs(last);
-		while (v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v)) {
-			gimple *d = SSA_NAME_DEF_STMT(v);
-
-			if (gimple_code(d) == GIMPLE_CALL || gimple_code(d) == GIMPLE_ASM)
-				break;
-			if (!is_gimple_assign(d))
-				return false;
-			v = gimple_assign_rhs1(d);
-		}
-		if (!v || TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v))
+		if (!from_call(gimple_cond_lhs(last), 0))
 			return false;
 	}
 	return true;
