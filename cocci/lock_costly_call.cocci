@@ -508,7 +508,7 @@ def only_blank(text):
     if text is None:
         return False
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"/{2}[^\n]*", "", text)
     return text.strip(" \t\n;") == ""
 
 def add_refusal(pc, why):
