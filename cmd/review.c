@@ -678,14 +678,40 @@ static int path_touches(const struct hog_path *p, const struct hog_vec *changed)
 	return 0;
 }
 
-/* Keeps only the missing paths that pass through changed code. */
+/*
+ * Did the other side have this holder doing the same costly thing,
+ * maybe at another site?  A fix that moves the work out of one lock
+ * into a new helper still under an outer lock leaves that as it was.
+ */
+static int holder_had(const struct hog_finding *f, const struct hog_path *p,
+		      const struct hog_prog *other)
+{
+	int i, k, n = hog_prog_nfindings(other);
+
+	for (i = 0; i < n; i++) {
+		const struct hog_finding *g = hog_prog_finding(other, i);
+
+		if (g->kind != f->kind || g->cls != f->cls ||
+		    (f->kind != HK_LOOP && (!g->callee || !f->callee ||
+					    strcmp(g->callee, f->callee))) ||
+		    (f->kind == HK_LOOP && strcmp(g->site_func, f->site_func)))
+			continue;
+		for (k = 0; k < g->npaths; k++)
+			if (!strcmp(g->paths[k].holder, p->holder))
+				return 1;
+	}
+	return 0;
+}
+
+/* Keeps only the missing paths that pass through changed code and are really gone. */
 static int filter_paths(const struct hog_finding *f, int *miss, int n,
-			const struct hog_vec *changed)
+			const struct hog_vec *changed, const struct hog_prog *other)
 {
 	int i, k = 0;
 
 	for (i = 0; i < n; i++)
-		if (path_touches(&f->paths[miss[i]], changed))
+		if (path_touches(&f->paths[miss[i]], changed) &&
+		    !holder_had(f, &f->paths[miss[i]], other))
 			miss[k++] = miss[i];
 	return k;
 }
@@ -1063,7 +1089,7 @@ int cmd_review(int argc, char **argv)
 		int *miss = hog_xcalloc(f->npaths + 1, sizeof(int)), nmiss, k;
 		int known = finding_known(f, before, miss, &nmiss);
 
-		nmiss = filter_paths(f, miss, nmiss, &changed);
+		nmiss = filter_paths(f, miss, nmiss, &changed, before);
 		if (!known && !nmiss) {
 			/* appeared without the changed code on any way to it */
 			free(miss);
@@ -1096,7 +1122,7 @@ int cmd_review(int argc, char **argv)
 		int *miss = hog_xcalloc(f->npaths + 1, sizeof(int)), nmiss, k;
 		int known = finding_known(f, after, miss, &nmiss);
 
-		nmiss = filter_paths(f, miss, nmiss, &changed);
+		nmiss = filter_paths(f, miss, nmiss, &changed, after);
 		if (!known && !nmiss) {
 			free(miss);
 			continue;

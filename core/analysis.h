@@ -49,6 +49,7 @@ struct hog_cost {
 	const char **brk;
 	int irqs_off;		/* IRQs are off at the cost, inside the chain */
 	int irq_on;		/* IRQs were turned back on inside the chain */
+	int batched;		/* only past a per-CPU threshold: once every so many calls */
 	const char *inner;	/* a lock taken inside the chain and held at the cost */
 	struct hog_when when;	/* applies only if this holds for the arguments */
 };
@@ -124,6 +125,7 @@ struct hog_finding {
 	int listed;
 	int irqs_off;
 	int score;
+	int batched;		/* every way to it is past a per-CPU threshold */
 	char fingerprint[17];
 	int npaths;		/* paths[0] is the primary one */
 	struct hog_path *paths;

@@ -25,7 +25,7 @@
 #define MAX_FACTS 24
 #define MAX_REL 8
 #define MAX_TUPLES 8
-#define MAX_COSTS 24
+#define MAX_COSTS 64
 #define MAX_PASSES 60
 #define WIDEN_PASS 12
 
@@ -66,6 +66,7 @@ struct tup {
 	int pc_param;
 	char pc_op;		/* '&': bits set, '~': bits clear */
 	long long pc_mask;
+	int batched;		/* past a per-CPU threshold test on this path */
 	/* per-path record of the value returned, for trylock summaries */
 };
 
@@ -77,6 +78,7 @@ struct tset {
 /* What the final pass learns about each block. */
 struct binfo {
 	int atomic;		/* an atomic RMW happens here */
+	int atomic_hot;		/* ... on a path not behind a per-CPU threshold */
 	int irq_on;		/* IRQs are turned on or restored here */
 	int heavy;		/* non-trivial calls */
 	const char *heavy_name;	/* the weightiest of them */
@@ -212,7 +214,7 @@ static int tup_eq(const struct tup *a, const struct tup *b)
 	    a->pf != b->pf ||
 	    a->nrel != b->nrel || a->nfact != b->nfact || a->store_from != b->store_from ||
 	    a->store_to != b->store_to || a->pc_param != b->pc_param || a->pc_op != b->pc_op ||
-	    a->pc_mask != b->pc_mask)
+	    a->pc_mask != b->pc_mask || a->batched != b->batched)
 		return 0;
 	for (i = 0; i < a->nheld; i++)
 		if (!held_eq(&a->held[i], &b->held[i]))
@@ -233,7 +235,7 @@ static int same_locks(const struct tup *a, const struct tup *b)
 
 	if (a->nheld != b->nheld || a->irq != b->irq || a->preempt != b->preempt ||
 	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
-	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask)
+	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->batched != b->batched)
 		return 0;
 	for (i = 0; i < a->nheld; i++)
 		if (!held_eq(&a->held[i], &b->held[i]))
@@ -296,6 +298,8 @@ static void tup_meet(struct tup *a, const struct tup *b)
 		a->store_from = a->store_to = NULL;
 	if (a->pc_param != b->pc_param || a->pc_op != b->pc_op || a->pc_mask != b->pc_mask)
 		a->pc_param = -1;
+	if (!b->batched)
+		a->batched = 0;
 }
 
 static void tset_free(struct tset *s)
@@ -900,6 +904,7 @@ static struct hog_cost *cost_new(struct fs *fs, enum hog_kind kind, const char *
 		memcpy(c->chain + 1, tail->chain, sizeof(*c->chain) * tail->nchain);
 		c->irqs_off = tail->irqs_off;
 		c->irq_on = tail->irq_on;
+		c->batched = tail->batched;
 		c->inner = tail->inner;
 	}
 	c->when.arg = -1;
@@ -1040,6 +1045,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->reason = c->reason;
 	r->callee = c->callee;
 	r->listed = c->listed;
+	r->batched = c->batched || t->batched;
 	r->inner = c->inner;
 	r->path.holder = fs->f->name;
 	r->path.file = c->chain[0].file;
@@ -1136,6 +1142,15 @@ static void record_cost(struct fs *fs, const struct tset *set, struct hog_cost *
 	}
 	if (set->n && anyoff && !c->irq_on)
 		c->irqs_off = 1;
+	{
+		int allb = set->n > 0;
+
+		for (i = 0; i < set->n; i++)
+			if (!set->t[i].batched)
+				allb = 0;
+		if (allb)
+			c->batched = 1;
+	}
 	/*
 	 * IRQs turned on, or restored from the caller's flags, on some
 	 * path before the cost: the caller's "IRQs off" does not hold there.
@@ -1215,8 +1230,12 @@ static void atomic_target(struct fs *fs, const struct tset *set, const char *a,
 {
 	struct hog_cost *c;
 	char *disp, *reason;
+	int i;
 
 	fs->bi[fs->cur_block].atomic = 1;
+	for (i = 0; i < set->n; i++)
+		if (!set->t[i].batched)
+			fs->bi[fs->cur_block].atomic_hot = 1;
 	fs->s->has_atomic = 1;
 	if (!a)
 		return;
@@ -1289,8 +1308,12 @@ static void call_costs(struct fs *fs, const struct tset *set, const struct callv
 	s = summary_of(fs, e->callee);
 	if (!s)
 		return;
-	if (s->has_atomic)
+	if (s->has_atomic) {
 		bi->atomic = 1;
+		for (i = 0; i < set->n; i++)
+			if (!set->t[i].batched)
+				bi->atomic_hot = 1;
+	}
 	for (i = 0; i < s->natomic; i++) {
 		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, s->atomic[i],
 					       cv->addr, cv->nargs, NULL);
@@ -1301,6 +1324,8 @@ static void call_costs(struct fs *fs, const struct tset *set, const struct callv
 		struct hog_cost *c = cost_new(fs, s->self->kind, s->self->cls,
 					      s->self->reason, e->callee, 0, e->line,
 					      e->col, NULL);
+
+		c->batched = s->self->batched;
 		record_cost(fs, set, c);
 	}
 	for (i = 0; i < s->ncost; i++) {
@@ -1616,7 +1641,9 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 	for (i = 0; i < out->n; i++) {
 		struct tup t = out->t[i];
 
-		if (b->cond != HC_NONE && si < 2) {
+		if ((b->cond == HC_BATCH0 && si == 0) || (b->cond == HC_BATCH1 && si == 1))
+			t.batched = 1;
+		if ((b->cond == HC_NEZ || b->cond == HC_EQZ) && si < 2) {
 			const struct fact *f = fact_get(&t, b->cond_var);
 			int want_nz = (b->cond == HC_NEZ) == (si == 0);
 			int kind = f ? f->kind : FK_NONE;
@@ -1767,11 +1794,18 @@ static void analyse_loops(struct fs *fs)
 		const struct hog_loop *l = &f->loops[i];
 
 		if (l->shape == HL_PARENT_WALK && !fs->s->self) {
+			int hot = 0;
+
+			for (j = 0; j < l->nblocks; j++)
+				hot |= fs->bi[l->blocks[j]].atomic_hot;
 			for (j = 0; j < l->nblocks; j++)
 				if (fs->bi[l->blocks[j]].atomic)
 					break;
 			if (j < l->nblocks) {
 				struct hog_cost *c = hog_alloc(fs->c->arena, sizeof(*c));
+
+				/* the atomics only run past a per-CPU threshold */
+				c->batched = !hot;
 
 				c->kind = HK_CALL;
 				c->cls = hog_intern(fs->c->strs, HOG_CLS_HIER);

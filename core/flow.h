@@ -12,6 +12,7 @@ struct hog_raw {
 	const char *reason;
 	const char *callee;
 	int listed;
+	int batched;
 	const char *inner;
 	struct hog_path path;	/* chain ends at the costly site */
 };

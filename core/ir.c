@@ -198,8 +198,12 @@ int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err)
 		struct hog_block *b = &f->blocks[i];
 
 		b->npred = 0;
-		if (b->cond != HC_NONE && (b->nsucc != 2 || b->cond_var < 0 ||
-					   b->cond_var >= f->nvars)) {
+		if ((b->cond == HC_NEZ || b->cond == HC_EQZ) &&
+		    (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars)) {
+			*err = "conditional block needs two successors and a variable";
+			return -1;
+		}
+		if ((b->cond == HC_BATCH0 || b->cond == HC_BATCH1) && b->nsucc != 2) {
 			*err = "conditional block needs two successors and a variable";
 			return -1;
 		}
@@ -353,6 +357,8 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 				hog_buf_printf(b, " %d", bb->succ[j]);
 			if (bb->cond == HC_NONE)
 				hog_buf_add(b, " -\n");
+			else if (bb->cond == HC_BATCH0 || bb->cond == HC_BATCH1)
+				hog_buf_printf(b, " b%d\n", bb->cond == HC_BATCH0 ? 0 : 1);
 			else
 				hog_buf_printf(b, " %c%d\n", bb->cond == HC_NEZ ? 'n' : 'z',
 					       bb->cond_var);
@@ -616,7 +622,10 @@ static int rd_block(struct rd *r, struct hog_vec *blocks)
 	hog_block_set_succ(r->m, b, b->nsucc, succ);
 	if (!(w = get_word(r)))
 		return -1;
-	if (w[0] == 'n' || w[0] == 'z') {
+	if (w[0] == 'b' && (w[1] == '0' || w[1] == '1') && !w[2]) {
+		b->cond = w[1] == '0' ? HC_BATCH0 : HC_BATCH1;
+		b->cond_var = -1;
+	} else if (w[0] == 'n' || w[0] == 'z') {
 		char *end;
 
 		b->cond = w[0] == 'n' ? HC_NEZ : HC_EQZ;

@@ -75,6 +75,13 @@ enum hog_cond {
 	HC_NONE,
 	HC_NEZ,
 	HC_EQZ,
+	/*
+	 * A per-CPU counter tested against a threshold: the successor
+	 * named is taken once every so many updates (memcg_rstat_updated(),
+	 * vmstat).  No variable.
+	 */
+	HC_BATCH0,	/* succ[0] is the rare, over-the-threshold way */
+	HC_BATCH1,	/* succ[1] is */
 };
 
 struct hog_phi {

@@ -61,6 +61,8 @@ char *hog_finding_message(const struct hog_finding *f, const struct hog_path *p)
 		break;
 	}
 	context(&b, p);
+	if (f->batched)
+		hog_buf_add(&b, " (once per per-CPU batch)");
 	return b.s;
 }
 

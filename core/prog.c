@@ -349,11 +349,13 @@ static void rate(struct hog_finding *f)
 		s += 5;
 	s += f->npaths < 10 ? f->npaths : 10;
 	s -= 2 * (p->nchain - 1);
+	if (f->batched)
+		s -= 40;
 	f->score = s;
 
 	if (f->kind == HK_SLEEP)
 		f->sev = HS_ERROR;
-	else if (p->lock.sleeping || !strcmp(k, "preempt"))
+	else if (p->lock.sleeping || !strcmp(k, "preempt") || f->batched)
 		f->sev = HS_NOTE;
 	else if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
 		f->sev = HS_NOTE;
@@ -363,8 +365,8 @@ static void rate(struct hog_finding *f)
 
 /*
  * Fingerprints leave line numbers out so that they survive unrelated
- * edits: the finding's names its costly site, a path's adds its holder
- * and lock, so that a review can tell a new way to an old site.
+ * edits: the finding's names its costly site, a path's adds its holder,
+ * so that a review can tell a new way to an old site.
  */
 static void fingerprint(struct hog_prog *p, struct hog_finding *f)
 {
@@ -377,11 +379,13 @@ static void fingerprint(struct hog_prog *p, struct hog_finding *f)
 
 	snprintf(f->fingerprint, sizeof(f->fingerprint), "%016llx", h);
 	free(k);
+	/*
+	 * A path is its holder's: which of the holder's locks is innermost
+	 * at the site changes when a fix moves the work out of one of them.
+	 */
 	for (i = 0; i < f->npaths; i++) {
 		struct hog_path *pp = &f->paths[i];
-		const char *lock = pp->lock.cls ? pp->lock.cls : pp->lock.name;
-		char *pk = hog_xasprintf("%s|%s|%s", f->fingerprint, pp->holder,
-					 lock ? lock : "");
+		char *pk = hog_xasprintf("%s|%s", f->fingerprint, pp->holder);
 
 		snprintf(pp->fingerprint, sizeof(pp->fingerprint), "%016llx",
 			 hog_hash64(pk, strlen(pk), 0));
@@ -433,6 +437,7 @@ static void group(struct hog_prog *p)
 			f->callee = r->callee;
 			f->listed = r->listed;
 			f->inner = r->inner;
+			f->batched = 1;
 			f->site_func = site->func;
 			f->site_file = site->file;
 			f->site_line = site->line;
@@ -445,6 +450,8 @@ static void group(struct hog_prog *p)
 			f->site_col = site->col;
 		}
 		f->irqs_off |= r->path.irqs_off;
+		if (!r->batched)
+			f->batched = 0;
 		/* one path per holder and lock: the best one */
 		for (j = 0; j < f->npaths; j++)
 			if (f->paths[j].holder == r->path.holder &&

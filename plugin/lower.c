@@ -38,6 +38,8 @@ static const char *clean_path(const char *f)
 	return f;
 }
 
+static struct hog_module *L_current;	/* for percpu_value()'s address lookups */
+
 struct lower {
 	struct hog_module *m;
 	struct lh_locs *locs;
@@ -271,14 +273,80 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 	e->args[0] = lh_value(L->m, gimple_assign_rhs1(as));
 }
 
+/*
+ * Is v read from this CPU's counters: an asm addressing %gs (this_cpu_*
+ * and __this_cpu_* on x86) or a load through this_cpu_ptr(), through
+ * arithmetic, copies and phis?
+ */
+static bool percpu_value(tree v, int depth)
+{
+	gimple *d;
+
+	if (!v || TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v) || depth > 10)
+		return false;
+	d = SSA_NAME_DEF_STMT(v);
+	if (gasm *a = dyn_cast<gasm *>(d))
+		return strstr(gimple_asm_string(a), "%gs:") != NULL;
+	if (gphi *phi = dyn_cast<gphi *>(d)) {
+		for (unsigned i = 0; i < gimple_phi_num_args(phi); i++)
+			if (percpu_value(gimple_phi_arg_def(phi, i), depth + 1))
+				return true;
+		return false;
+	}
+	if (gassign *as = dyn_cast<gassign *>(d)) {
+		tree r1 = gimple_assign_rhs1(as);
+
+		if (gimple_assign_single_p(as) && TREE_CODE(r1) != SSA_NAME) {
+			/* a load: from an object this_cpu_ptr() gave? */
+			tree base = r1;
+
+			while (handled_component_p(base))
+				base = TREE_OPERAND(base, 0);
+			if (TREE_CODE(base) == MEM_REF) {
+				const char *e = lh_address(L_current, base);
+
+				return e && strchr(e, '#');
+			}
+			return false;
+		}
+		if (percpu_value(r1, depth + 1))
+			return true;
+		if (gimple_num_ops(as) > 2)
+			return percpu_value(gimple_assign_rhs2(as), depth + 1);
+	}
+	return false;
+}
+
+/* if (x > MEMCG_CHARGE_BATCH) with x a per-CPU count: which way is rare */
+static void batch_cond(struct lower *L, struct hog_block *b, gcond *c)
+{
+	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
+	enum tree_code code = gimple_cond_code(c);
+
+	if (code != GT_EXPR && code != GE_EXPR && code != LT_EXPR && code != LE_EXPR)
+		return;
+	L_current = L->m;
+	if (percpu_value(r, 0) && !percpu_value(l, 0)) {
+		std::swap(l, r);
+		code = swap_tree_comparison(code);
+	}
+	if (!percpu_value(l, 0))
+		return;
+	/* count > limit is the rare way; count < limit the common one */
+	b->cond = code == GT_EXPR || code == GE_EXPR ? HC_BATCH0 : HC_BATCH1;
+	b->cond_var = -1;
+}
+
 static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 {
 	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
 	enum tree_code code = gimple_cond_code(c);
 	int v;
 
-	if (code != EQ_EXPR && code != NE_EXPR)
+	if (code != EQ_EXPR && code != NE_EXPR) {
+		batch_cond(L, b, c);
 		return;
+	}
 	if (!integer_zerop(r)) {
 		if (!integer_zerop(l))
 			return;
