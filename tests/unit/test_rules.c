@@ -312,7 +312,7 @@ static void test_kernel_catalogue(void **state)
 	assert_non_null(find(t, "mutex_lock", HR_COST));
 	assert_true(hog_rules_is_strip(t->r, hog_intern(t->strs, "rlock")));
 	assert_int_equal(t->r->loop.max_bound, 64);
-	assert_int_equal(t->r->loop.max_chain, 8);
+	assert_int_equal(t->r->loop.max_chain, 12);
 	assert_string_equal(x->file, KERNEL_RULES);
 }
 
