@@ -1401,14 +1401,14 @@ identifier cand.costly;
 // Patch.
 // ------------------------------------------------------------------
 
-@call depends on patch@
+@call@
 position cand.pc;
 identifier cand.costly;
 expression list es;
 @@
 costly@pc(es)
 
-@script:python depends on patch@
+@script:python@
 pc << cand.pc;
 es << call.es;
 @@

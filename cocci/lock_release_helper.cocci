@@ -550,14 +550,25 @@ h = helpers.setdefault(H, {"s": s, "F": F, "N": set(), "TN": None})
 h["N"].add(N)
 
 @ntyp@
-identifier helper.H;
+identifier helper.H, helper.s, helper.old, helper.F, helper.G2, helper.put;
+type helper.TS, helper.TO;
+statement list helper.SL;
 type TN;
 TN E;
 @@
-H(...) {
-<...
-E
-...>
+static void H(TS *s)
+{
+	TO *old = s->F;
+
+	if (!old)
+		return;
+
+	if (E) {
+		SL
+	}
+
+	put(&old->G2);
+	s->F = NULL;
 }
 
 @script:python@
@@ -1121,7 +1132,7 @@ identifier fnd : script:python(H) { needs_rec(fnd, H) };
 @@
 fnd(...) {
 + struct Hdef rec = {};
-...
+<+... &rec ...+>
 }
 
 @depends on patch@
@@ -1138,102 +1149,6 @@ gi(ps
 // Patch: the helper.
 // ------------------------------------------------------------------
 
-@splitdef depends on patch@
-identifier helper.H, helper.s, helper.old, helper.F, helper.G2, helper.put, helper.N;
-type helper.TS, helper.TO;
-statement list helper.SL;
-identifier names.Hdef, names.Hdet, names.Hrel, names.rec, names.DP;
-type names.TN;
-expression names.slots;
-@@
-
-+/* What the detach step took under the lock, for the release step. */
-+struct Hdef {
-+	unsigned int nr;
-+	struct {
-+		TO *old;
-+		TN N;
-+	} item[slots];
-+};
-+
-+/* Under the lock: takes the cached object and clears the cached state. */
-+static void Hdet(TS *s, struct Hdef *rec)
-+{
-+	if (s->F) {
-+		rec->item[rec->nr].old = s->F;
-+		rec->item[rec->nr].N = s->N;
-+		rec->nr++;
-+		if (s->N) {
-+			SL
-+		}
-+		s->F = NULL;
-+	}
-+}
-+
-+/* After the unlock: the costly work, on what the detach step took. */
-+static void Hrel(struct Hdef *rec)
-+{
-+	while (rec->nr) {
-+		TO *old = rec->item[rec->nr - 1].old;
-+		TN N = rec->item[rec->nr - 1].N;
-+
-+		rec->nr--;
-+		if (s->N) {
-+			SL
-+		}
-+		put(&old->G2);
-+	}
-+}
-+
-+
-+static void H(TS *s)
-+{
-+	struct Hdef rec = {};
-+
-+	Hdet(s, &rec);
-+	Hrel(&rec);
-+}
--static void H(TS *s)
--{
--	TO *old = s->F;
--
--	if (!old)
--		return;
--
--	if (s->N) {
--		SL
--	}
--
--	put(&old->G2);
--	s->F = NULL;
--}
-
-// The detach step keeps only the updates of the cached state: every
-// statement that calls a costly callee goes, and so do the conditionals
-// left empty.
-@depends on patch@
-identifier names.Hdet;
-identifier costly = {page_counter_uncharge, page_counter_charge, page_counter_try_charge,
-	css_put, css_put_many, cgroup_put, percpu_ref_put, percpu_ref_put_many,
-	obj_cgroup_put, mem_cgroup_put, put_task_struct, put_task_struct_many,
-	mmdrop, mmdrop_sched, cgroup_rstat_flush, cgroup_rstat_flush_irqsafe,
-	cgroup_rstat_flush_hold, cgroup_rstat_flush_locked,
-	mem_cgroup_flush_stats, mem_cgroup_flush_stats_delayed};
-@@
-+/* What the detach step took under the lock, for the release step. */
-+struct Hdef {
-+	unsigned int nr;
-+	struct {
-+		TO *old;
-+		TN N;
-+	} item[slots];
-+};
-+
-static void H(TS *s)
-{
-...
-}
-
 @split depends on patch@
 identifier helper.H, helper.s, helper.old, helper.F, helper.G2, helper.put, helper.N;
 type helper.TS, helper.TO;
@@ -1243,6 +1158,15 @@ type names.TN;
 expression names.slots;
 @@
 
++/* What the detach step took under the lock, for the release step. */
++struct Hdef {
++	unsigned int nr;
++	struct {
++		TO *old;
++		TN N;
++	} item[slots];
++};
++
 +/* Under the lock: takes the cached object and clears the cached state. */
 +static void Hdet(TS *s, struct Hdef *rec)
 +{

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+// SPATCH-ARGS: -D fn=bulk_free -D callee=free_one -D nocond
 /*
  * lock_loop_break: a bulk free that hands pages back to a zone under the
  * zone lock, as many as the caller asks for.  Its caller holds a per-cpu

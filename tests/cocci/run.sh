@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Semantics tests of the Coccinelle scripts in cocci/, as TAP.
+#
+#   <cocci>/apply_*.c   patch mode must turn it into apply_*.res exactly,
+#                       and report mode must report something
+#   <cocci>/refuse_*.c  patch mode must leave it alone, and report mode
+#                       must name every line marked EXPECT-REPORT
+#   model/model_*.c     compiled and run before and after the patch (with
+#                       model/main_*.c): same end state, and the costly
+#                       work taken out of the lock
+#
+# A fixture names extra spatch options on a "// SPATCH-ARGS:" line.
+# COCCICHECK_KDIR=DIR also runs "make coccicheck" on DIR (a kernel tree
+# that may be written to) for each script and mode.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+OUT=${COCCI_TEST_OUT:-$ROOT/build/tests/cocci}
+mkdir -p "$OUT"
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' "$2" | head -30; return 0; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
+args_of() { sed -n 's|^// SPATCH-ARGS: ||p' "$1"; }
+
+TESTS=()
+for c in cocci/src/*.cocci.in; do TESTS+=("$(basename "$c" .cocci.in)"); done
+models=(tests/cocci/model/model_*.c)
+total=$((1 + ${#TESTS[@]}))
+for t in "${TESTS[@]}"; do
+	for f in tests/cocci/$t/apply_*.c; do [ -f "$f" ] && total=$((total + 2)); done
+	for f in tests/cocci/$t/refuse_*.c; do [ -f "$f" ] && total=$((total + 2)); done
+done
+total=$((total + 3 * ${#models[@]}))
+[ -n "${COCCICHECK_KDIR:-}" ] && total=$((total + 4 * ${#TESTS[@]}))
+echo "1..$total"
+
+# 1. The generated files are what the generator makes of the rules.
+if cocci/gen.sh --check >"$OUT/gen.log" 2>&1; then
+	ok "cocci/*.cocci are up to date with rules/kernel.rules"
+else
+	notok "cocci/*.cocci are up to date with rules/kernel.rules (run cocci/gen.sh)" "$OUT/gen.log"
+fi
+
+for t in "${TESTS[@]}"; do
+	sp=cocci/$t.cocci
+	if spatch --parse-cocci "$sp" >"$OUT/$t.parse" 2>&1; then
+		ok "$t: parses"
+	else
+		notok "$t: parses" "$OUT/$t.parse"
+	fi
+	for f in tests/cocci/$t/apply_*.c; do
+		[ -f "$f" ] || continue
+		b=$(basename "$f" .c)
+		res=${f%.c}.res
+		rm -f "$OUT/$t.$b.c"
+		spatch --very-quiet --sp-file "$sp" -D patch $(args_of "$f") "$f" \
+			-o "$OUT/$t.$b.c" >"$OUT/$t.$b.log" 2>&1
+		if [ -f "$OUT/$t.$b.c" ] && cmp -s "$OUT/$t.$b.c" "$res"; then
+			ok "$t: $b patched as expected"
+		else
+			[ -f "$OUT/$t.$b.c" ] && diff -u "$res" "$OUT/$t.$b.c" >>"$OUT/$t.$b.log"
+			notok "$t: $b patched as expected" "$OUT/$t.$b.log"
+		fi
+		spatch --very-quiet --sp-file "$sp" -D report $(args_of "$f") "$f" \
+			>"$OUT/$t.$b.report" 2>&1
+		if grep -q "^$f:[0-9]*:.*WARNING" "$OUT/$t.$b.report"; then
+			ok "$t: $b reported"
+		else
+			notok "$t: $b reported" "$OUT/$t.$b.report"
+		fi
+	done
+	for f in tests/cocci/$t/refuse_*.c; do
+		[ -f "$f" ] || continue
+		b=$(basename "$f" .c)
+		rm -f "$OUT/$t.$b.c"
+		spatch --very-quiet --sp-file "$sp" -D patch $(args_of "$f") "$f" \
+			-o "$OUT/$t.$b.c" >"$OUT/$t.$b.log" 2>&1
+		if [ ! -f "$OUT/$t.$b.c" ] || cmp -s "$OUT/$t.$b.c" "$f"; then
+			ok "$t: $b left alone by patch mode"
+		else
+			diff -u "$f" "$OUT/$t.$b.c" >>"$OUT/$t.$b.log"
+			notok "$t: $b left alone by patch mode" "$OUT/$t.$b.log"
+		fi
+		spatch --very-quiet --sp-file "$sp" -D report $(args_of "$f") "$f" \
+			>"$OUT/$t.$b.report" 2>&1
+		missing=""
+		for l in $(grep -n "/\* EXPECT-REPORT \*/" "$f" | cut -d: -f1); do
+			grep -q "^$f:$l:" "$OUT/$t.$b.report" || missing="$missing $l"
+		done
+		if [ -z "$missing" ]; then
+			ok "$t: $b still reported"
+		else
+			echo "lines not reported:$missing" >>"$OUT/$t.$b.report"
+			notok "$t: $b still reported" "$OUT/$t.$b.report"
+		fi
+	done
+done
+
+# 3. Userspace models, before and after.
+CFLAGS_MODEL="-O1 -Wall -Wno-unused-function -Werror -Itests/cocci/model"
+for m in "${models[@]}"; do
+	b=$(basename "$m" .c)
+	name=${b#model_}
+	t=$(sed -n 's|^// SPATCH-COCCI: ||p' "$m")
+	main=tests/cocci/model/main_$name.c
+	log=$OUT/$b.log
+	: >"$log"
+	rm -f "$OUT/$b.patched.c"
+	spatch --very-quiet --sp-file "cocci/$t.cocci" -D patch $(args_of "$m") "$m" \
+		-o "$OUT/$b.patched.c" >>"$log" 2>&1
+	cp tests/cocci/model/kmodel.h "$OUT/"
+	if [ -f "$OUT/$b.patched.c" ] && ! cmp -s "$m" "$OUT/$b.patched.c" &&
+	   gcc $CFLAGS_MODEL -DMODEL="\"$ROOT/$m\"" -o "$OUT/$b.before" "$main" >>"$log" 2>&1 &&
+	   gcc $CFLAGS_MODEL -DMODEL="\"$OUT/$b.patched.c\"" -o "$OUT/$b.after" "$main" >>"$log" 2>&1; then
+		ok "$t: model $name patched and builds before and after"
+	else
+		notok "$t: model $name patched and builds before and after" "$log"
+		notok "$t: model $name keeps its end state"
+		notok "$t: model $name takes the work out of the lock"
+		continue
+	fi
+	"$OUT/$b.before" >"$OUT/$b.before.out" 2>>"$log"
+	r1=$?
+	"$OUT/$b.after" >"$OUT/$b.after.out" 2>>"$log"
+	r2=$?
+	if [ $r1 = 0 ] && [ $r2 = 0 ] &&
+	   diff <(grep -v '^stat:' "$OUT/$b.before.out") <(grep -v '^stat:' "$OUT/$b.after.out") >>"$log"; then
+		ok "$t: model $name keeps its end state"
+	else
+		notok "$t: model $name keeps its end state" "$log"
+	fi
+	before=$(grep '^stat:' "$OUT/$b.before.out")
+	after=$(grep '^stat:' "$OUT/$b.after.out")
+	echo "before: $before" >>"$log"
+	echo "after:  $after" >>"$log"
+	good=false
+	case "$before $after" in
+	*"under lock"*)
+		ub=$(echo "$before" | sed 's/.*under lock \([0-9]*\).*/\1/')
+		ua=$(echo "$after" | sed 's/.*under lock \([0-9]*\).*/\1/')
+		[ "$ua" -lt "$ub" ] && good=true ;;
+	*relocks*)
+		ra=$(echo "$after" | sed 's/.*relocks \([0-9]*\).*/\1/')
+		ca=$(echo "$after" | sed 's/.*cond_resched \([0-9]*\).*/\1/')
+		[ "$ra" -gt 0 ] && [ "$ca" = 0 ] && good=true ;;
+	esac
+	if $good; then
+		ok "$t: model $name takes the work out of the lock ($after)"
+	else
+		notok "$t: model $name takes the work out of the lock" "$log"
+	fi
+done
+
+# 4. make coccicheck on a kernel tree, when one is given.
+if [ -n "${COCCICHECK_KDIR:-}" ]; then
+	for t in "${TESTS[@]}"; do
+		for mode in report patch context org; do
+			log=$OUT/coccicheck.$t.$mode
+			if make -s -C "$COCCICHECK_KDIR" coccicheck COCCI="$ROOT/cocci/$t.cocci" \
+				MODE=$mode M=mm/ >"$log" 2>&1 && ! grep -qi "error\|Traceback" "$log"; then
+				ok "$t: make coccicheck MODE=$mode M=mm/"
+			else
+				notok "$t: make coccicheck MODE=$mode M=mm/" "$log"
+			fi
+		done
+	done
+fi
+
+[ "$n" = "$total" ] || { echo "# planned $total tests, ran $n"; exit 1; }
+[ "$fails" = 0 ]
