@@ -563,7 +563,7 @@ CURRENT = None
 def call_text(k):
     p = plan[k]
     args = split_args(es_text.get(k, ""))
-    if p[0] == "cap":
+    if p[0] == "cap" and p[1] < len(args):
         args[p[1]] = p[3]
     return "%s(%s)" % (movable[k][0], ", ".join(args))
 
