@@ -654,6 +654,10 @@ fn << virtual.fn;
 @@
 FN = fn
 
+@script:python@
+@@
+decls.clear()
+
 // ------------------------------------------------------------------
 // Candidates: a costly call on some path from an acquire, before the
 // release of the same lock.

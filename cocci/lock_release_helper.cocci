@@ -503,6 +503,16 @@ fn << virtual.fn;
 @@
 FN = fn
 
+// Everything below is per file.
+@script:python@
+@@
+for d in (helpers, holders, callers, held_pos, hpos, gpos, upos, gheld, gcalls, ncalls):
+    d.clear()
+for st in (in_loop, gheld_pos, gstatic_set):
+    st.clear()
+PLAN = None
+ACT = None
+
 // ------------------------------------------------------------------
 // The helper.
 // ------------------------------------------------------------------
