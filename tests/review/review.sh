@@ -8,7 +8,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MK="/usr/bin/python3 tests/review/mkpatch.py $KDIR"
 n=0
-echo "1..17"
+echo "1..18"
 res() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 # review NAME WANT-EXIT REGEX PATCH...
 review() {
@@ -122,3 +122,11 @@ sed 's/spin_lock(&memcg_idr_lock);/spin_lock(\&memcg_idr_lock); \/* no such line
 review "a patch that does not apply" 2 "stale.patch does not apply to" $T/stale.patch
 printf 'diff --git a/x.bin b/x.bin\nindex 0..1 100644\nGIT binary patch\nliteral 1\nIcmZpc\n\n' >$T/bin.patch
 review "binary diff" 2 "binary diff" $T/bin.patch
+
+# --- baselines ---
+$LOCKHOG scan --kernel "$KDIR" --write-baseline $T/base.json --out /dev/null mm/ 2>/dev/null
+$LOCKHOG scan --kernel "$KDIR" --baseline $T/base.json --all mm/ >$T/out 2>/dev/null
+tail -1 $T/out | grep -qE "^lockhog: mm/: 0 findings"
+res $? "a baseline written by scan hides every accepted finding"
+review "a baseline does not hide what a patch adds" 1 "NEW WARNING: page_counter_uncharge" \
+	--baseline $T/base.json $T/helper.patch
