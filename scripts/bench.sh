@@ -73,3 +73,6 @@ scan, review = $t1 - $t0, $t2 - $t1
 print('lockhog scan of mm/ (cold): %.2fs' % scan)
 print('lockhog review of a one-file patch (mm/page_alloc.c): %.2fs' % review)
 print('review/scan time ratio: %.2f' % (review / scan))"
+
+# the Coccinelle side (issue 3): lockhog's scripts beside the kernel's locks/*.cocci
+cocci/bench.sh "$KDIR"
