@@ -33,38 +33,13 @@ struct xform {
 	struct hog_vec findings;	/* const struct hog_finding * */
 };
 
+/* A command's standard output; its standard error is not wanted here. */
 static char *run_capture(char *const argv[], const char *cwd, int *rc)
 {
-	int pfd[2], st;
-	pid_t pid;
-	struct hog_buf b = { 0 };
-	char buf[65536];
-	ssize_t n;
+	char *out = NULL;
 
-	if (pipe(pfd))
-		die("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (!pid) {
-		int null = open("/dev/null", 1);
-
-		close(pfd[0]);
-		dup2(pfd[1], 1);
-		if (null >= 0)
-			dup2(null, 2);
-		if (cwd && chdir(cwd))
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	while ((n = read(pfd[0], buf, sizeof(buf))) > 0)
-		hog_buf_addn(&b, buf, n);
-	close(pfd[0]);
-	waitpid(pid, &st, 0);
-	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-	return b.s ? b.s : hog_xstrdup("");
+	*rc = run_cmd(argv, cwd, &out, 0);
+	return out;
 }
 
 static char *cocci_dir(void)

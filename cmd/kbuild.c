@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include "lockhog.h"
 
 static int is_dir(const char *p)
@@ -80,6 +81,49 @@ static int run_logged(char *const argv[], const char *log, int verbose)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+int run_cmd(char *const argv[], const char *cwd, char **out, int with_stderr)
+{
+	int pfd[2], st;
+	pid_t pid;
+	struct hog_buf b = { 0 };
+	char buf[65536];
+	ssize_t n;
+
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		if (with_stderr) {
+			dup2(pfd[1], 2);
+		} else {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0)
+				dup2(null, 2);
+		}
+		if (cwd && chdir(cwd))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf, sizeof(buf))) > 0)
+		hog_buf_addn(&b, buf, n);
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	if (out)
+		*out = b.s ? b.s : hog_xstrdup("");
+	else
+		hog_buf_free(&b);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
 /* The last line of the log that says what went wrong. */

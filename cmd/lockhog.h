@@ -53,6 +53,8 @@ void kbuild_check_tree(const char *dir);
 void kbuild_configure(struct kbuild *k);
 /* Builds the given targets with the plugin loaded. */
 void kbuild_build(struct kbuild *k, const char *const *targets, int n);
+/* Runs argv in cwd; its output (and standard error if asked) in *out. */
+int run_cmd(char *const argv[], const char *cwd, char **out, int with_stderr);
 /* "mm" -> "mm/", "mm/x.c" -> "mm/x.o"; dies if it is not in the tree. */
 char *kbuild_target(const char *dir, const char *path, int *is_dir);
 

@@ -228,41 +228,6 @@ static char *make_view(struct review *r, const char *name)
 	return v;
 }
 
-static int run(char *const argv[], const char *cwd, char **out)
-{
-	int pfd[2];
-	pid_t pid;
-	int st;
-	struct hog_buf b = { 0 };
-	char buf[4096];
-	ssize_t n;
-
-	if (pipe(pfd))
-		die("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (!pid) {
-		close(pfd[0]);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		if (cwd && chdir(cwd))
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	while ((n = read(pfd[0], buf, sizeof(buf))) > 0)
-		hog_buf_addn(&b, buf, n);
-	close(pfd[0]);
-	waitpid(pid, &st, 0);
-	if (out)
-		*out = b.s ? b.s : hog_xstrdup("");
-	else
-		hog_buf_free(&b);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static char *first_line(const char *s)
 {
 	const char *nl = strchr(s, '\n');
@@ -276,7 +241,7 @@ static void apply(struct review *r, const char *patch, const char *name)
 			 "-r", "-", "-i", (char *)patch, NULL };
 	char *out = NULL;
 
-	if (run(argv, r->after, &out))
+	if (run_cmd(argv, r->after, &out, 1))
 		die("%s does not apply to %s: %s", name, r->dir, first_line(out));
 	free(out);
 }
@@ -895,7 +860,7 @@ static void cleanup(struct review *r)
 	char *argv[] = { "rm", "-rf", r->scratch, NULL };
 
 	if (r->scratch && !r->keep)
-		run(argv, NULL, NULL);
+		run_cmd(argv, NULL, NULL, 1);
 }
 
 static struct review *g_review;
@@ -915,7 +880,7 @@ static char *range_patch(struct review *r, const char *range)
 
 	if (!strstr(range, ".."))
 		die("--range wants A..B, not '%s'", range);
-	if (run(argv, NULL, &out))
+	if (run_cmd(argv, NULL, &out, 1))
 		die("%s: git format-patch %s failed: %s", r->dir, range, first_line(out));
 	if (!*out)
 		die("%s: %s holds no commits", r->dir, range);
