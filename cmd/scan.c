@@ -321,6 +321,10 @@ static json_t *rule_json(const struct hog_rule *x)
 	}
 	if (x->kind == HR_IRQ)
 		json_object_set_new(o, "op", json_string(iops[x->op]));
+	if (x->kind == HR_LOCKBREAK)
+		json_object_set_new(o, "op", json_string(x->op == HBRK_TEST ? "test" : "break"));
+	if (x->kind == HR_PREEMPT || x->kind == HR_PAGEFAULT)
+		json_object_set_new(o, "op", json_string(x->op > 0 ? "disable" : "enable"));
 	if (x->arg >= 0)
 		json_object_set_new(o, "arg", json_integer(x->arg));
 	if (x->flags >= 0)
