@@ -118,19 +118,14 @@ static int seen(struct hog_vec *v, const char *s)
 
 static void copy_file(const char *from, const char *to)
 {
-	FILE *f = fopen(from, "rb");
-	struct hog_buf b = { 0 };
-	char chunk[65536];
-	size_t n;
+	size_t len = 0;
+	char *text = hog_read_file(from, &len);
 
-	if (!f)
+	if (!text)
 		die("%s: %s", from, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		hog_buf_addn(&b, chunk, n);
-	fclose(f);
-	if (hog_write_file_atomic(to, b.s ? b.s : "", b.len))
+	if (hog_write_file_atomic(to, text, len))
 		die("%s: %s", to, strerror(errno));
-	hog_buf_free(&b);
+	free(text);
 }
 
 /* Rewrites spatch's diff header to the tree's a/ b/ paths. */

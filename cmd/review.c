@@ -75,23 +75,6 @@ static void vec_add_unique(struct hog_vec *v, const char *s)
 		hog_vec_push(v, hog_xstrdup(s));
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct hog_buf b = { 0 };
-	char chunk[65536];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		hog_buf_addn(&b, chunk, n);
-	fclose(f);
-	if (len)
-		*len = b.len;
-	return b.s ? b.s : hog_xstrdup("");
-}
-
 /* ---- patches ---- */
 
 static char *diff_path(const char *line)
@@ -211,7 +194,7 @@ static void own_file(const char *src, const char *dst, const char *path)
 
 	mirror_path(src, dst, path);
 	unlink(to);
-	text = slurp(from, &len);
+	text = hog_read_file(from, &len);
 	if (text && hog_write_file_atomic(to, text, len))
 		die("%s: %s", to, strerror(errno));
 	free(text);
@@ -256,7 +239,7 @@ struct unit_cmd {
 
 static struct unit_cmd *read_cmd(const char *dir, const char *dotcmd)
 {
-	char *text = slurp(dotcmd, NULL), *p, *q;
+	char *text = hog_read_file(dotcmd, NULL), *p, *q;
 	struct unit_cmd *u;
 
 	(void)dir;
@@ -507,7 +490,7 @@ static int compile_units(struct review *r, const char *view, const struct hog_ve
 				if (j->pid != pid)
 					continue;
 				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-					char *text = slurp(j->log, NULL);
+					char *text = hog_read_file(j->log, NULL);
 					const char *e = text ? strstr(text, "error:") : NULL;
 
 					failed++;
@@ -992,7 +975,7 @@ int cmd_review(int argc, char **argv)
 	}
 	for (i = 0; i < patches.n; i++) {
 		size_t len = 0;
-		char *text = slurp(patches.v[i], &len);
+		char *text = hog_read_file(patches.v[i], &len);
 
 		if (!text)
 			die("%s: %s", (char *)names.v[i], strerror(errno));

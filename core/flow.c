@@ -684,6 +684,12 @@ static void unlock_by_name(struct fs *fs, struct tup *t, const struct callv *cv)
  * Applies a call to every tuple of the set; trylocks split a tuple in
  * two, one per outcome.
  */
+/* Depths are bounded so that a loop that only ever disables still converges. */
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
 static void note_irq_on(struct fs *fs)
 {
 	if (fs->recording)
@@ -749,19 +755,11 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 			struct hog_when cond;
 
 			if (when_eval(fs, cv, &pr->when, &cond) == 1) {
-				t.preempt += pr->op;
-				if (t.preempt > 8)
-					t.preempt = 8;
-				if (t.preempt < -4)
-					t.preempt = -4;
+				t.preempt = clamp(t.preempt + pr->op, -4, 8);
 			}
 		}
 		if (pf) {
-			t.pf += pf->op;
-			if (t.pf > 4)
-				t.pf = 4;
-			if (t.pf < -4)
-				t.pf = -4;
+			t.pf = clamp(t.pf + pf->op, -4, 4);
 		}
 		if (lk) {
 			const char *a = arg_addr(cv, lk->arg);
@@ -846,16 +844,8 @@ static void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 				t.irq = s->irq_exit;
 			else if (s->irq_exit >= HOG_IRQ_PARAM)
 				t.irq = irq_from_flags(fs, &t, cv, s->irq_exit - HOG_IRQ_PARAM);
-			t.preempt += s->preempt_delta;
-			if (t.preempt > 8)
-				t.preempt = 8;
-			if (t.preempt < -4)
-				t.preempt = -4;
-			t.pf += s->pf_delta;
-			if (t.pf > 4)
-				t.pf = 4;
-			if (t.pf < -4)
-				t.pf = -4;
+			t.preempt = clamp(t.preempt + s->preempt_delta, -4, 8);
+			t.pf = clamp(t.pf + s->pf_delta, -4, 4);
 			if (s->ret_zero && e->dst >= 0 && !try)
 				fact_set(&t, e->dst, s->ret_zero == 1 ? FK_ZERO : FK_NONZERO, 0);
 			if (try) {
@@ -1199,19 +1189,7 @@ static int call_weight(struct fs *fs, const char *callee)
 
 static int is_trivial_call(struct fs *fs, const char *callee)
 {
-	const struct hog_summary *s;
-
-	if (!callee)
-		return 1;
-	if (rule_of(fs, callee, HR_COST))
-		return 0;
-	if (has_any_rule(fs, callee))
-		return 1;
-	s = summary_of(fs, callee);
-	if (s)
-		return s->trivial;
-	/* an external function we know nothing about */
-	return 0;
+	return call_weight(fs, callee) == 0;
 }
 
 static void add_atomic(struct fs *fs, const char *e)

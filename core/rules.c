@@ -542,26 +542,15 @@ int hog_rules_parse(struct hog_rules *r, const char *path, const char *text,
 
 int hog_rules_load(struct hog_rules *r, const char *path, char **err)
 {
-	FILE *f = fopen(path, "rb");
-	struct hog_buf b = { 0 };
-	char chunk[65536];
-	size_t n;
+	size_t len = 0;
+	char *text = hog_read_file(path, &len);
 	int ret;
 
-	if (!f) {
+	if (!text) {
 		*err = hog_xasprintf("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		hog_buf_addn(&b, chunk, n);
-	if (ferror(f)) {
-		*err = hog_xasprintf("%s: read error", path);
-		fclose(f);
-		hog_buf_free(&b);
-		return -1;
-	}
-	fclose(f);
-	ret = hog_rules_parse(r, path, b.s ? b.s : "", b.len, err);
-	hog_buf_free(&b);
+	ret = hog_rules_parse(r, path, text, len, err);
+	free(text);
 	return ret;
 }

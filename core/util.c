@@ -370,6 +370,29 @@ void hog_buf_free(struct hog_buf *b)
 	b->len = b->cap = 0;
 }
 
+char *hog_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct hog_buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		hog_buf_addn(&b, chunk, n);
+	if (ferror(f)) {
+		fclose(f);
+		hog_buf_free(&b);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	if (len)
+		*len = b.len;
+	return b.s ? b.s : hog_xstrdup("");
+}
+
 int hog_write_file_atomic(const char *path, const char *data, size_t len)
 {
 	char *tmp = hog_xasprintf("%s.tmp.%ld", path, (long)getpid());

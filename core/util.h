@@ -74,6 +74,9 @@ void hog_buf_free(struct hog_buf *b);
 
 unsigned long long hog_hash64(const void *p, size_t n, unsigned long long h);
 
+/* A whole file, NUL-terminated; NULL with errno set on failure. */
+char *hog_read_file(const char *path, size_t *len);
+
 /* Write data to path atomically: a temporary in the same directory, then rename. */
 int hog_write_file_atomic(const char *path, const char *data, size_t len);
 
