@@ -485,6 +485,8 @@ holders = {}      # (file, function) -> set of helpers called under its lock
 callers = {}      # (file, function) -> set of helpers called without lock
 in_loop = set()   # (file, function, H) called in a loop under the lock
 reported = set()
+nodecl_done = set()
+helper_ts = {}     # H -> the type of its parameter
 held_pos = {}     # position of a call of H under a lock -> H
 hpos = {}         # position of any call of H -> (H, (file, function))
 gpos = {}         # position of any call of an intermediate -> (g, (file, function))
@@ -506,9 +508,9 @@ FN = fn
 // Everything below is per file.
 @script:python@
 @@
-for d in (helpers, holders, callers, held_pos, hpos, gpos, upos, gheld, gcalls, ncalls):
+for d in (helpers, holders, callers, held_pos, hpos, gpos, upos, gheld, gcalls, ncalls, helper_ts):
     d.clear()
-for st in (in_loop, gheld_pos, gstatic_set):
+for st in (in_loop, gheld_pos, gstatic_set, nodecl_done):
     st.clear()
 PLAN = None
 ACT = None
@@ -555,9 +557,11 @@ H << helper.H;
 s << helper.s;
 F << helper.F;
 N << helper.N;
+TS << helper.TS;
 @@
 h = helpers.setdefault(H, {"s": s, "F": F, "N": set(), "TN": None})
 h["N"].add(N)
+helper_ts[H] = TS
 
 @ntyp@
 identifier helper.H, helper.s, helper.old, helper.F, helper.G2, helper.put;
@@ -754,8 +758,8 @@ hpos[key(pc[0])] = (H, fk)
 if H not in holders.get(fk, {}) and pc[0].current_element != H:
     callers.setdefault(fk, set()).add(H)
 
-// Callers of the intermediate helpers (functions that call H without a
-// lock of their own): gathered for any static function, sorted out below.
+// Every call of the file, and whether a lock of the caller is held
+// there: the intermediate helpers are sorted out of them below.
 @gcall exists@
 identifier g;
 identifier lk = {spin_lock, spin_lock_bh, spin_lock_irq, spin_lock_irqsave,
@@ -816,9 +820,6 @@ g@pc(...)
 gheld = {}        # g -> {(file, function): (lk, L, line)}
 gcalls = {}       # g -> set of (file, function) that call g
 
-def interesting(g):
-    return any(g == fk[1] for fk in callers)
-
 @script:python@
 g << gcall.g;
 p1 << gcall.p1;
@@ -826,12 +827,12 @@ pc << gcall.pc;
 lk << gcall.lk;
 L << gcall.L;
 @@
-if interesting(g):
-    gheld.setdefault(g, {})[(pc[0].file, pc[0].current_element)] = (lk, tidy(str(L)), p1[0].line)
-    gheld_pos.add(key(pc[0]))
+fk = (pc[0].file, pc[0].current_element)
+gheld.setdefault(g, {}).setdefault(fk, (lk, tidy(str(L)), p1[0].line))
+gheld_pos.add(key(pc[0]))
 
 @gany@
-identifier g : script:python() { interesting(g) };
+identifier g;
 position pc;
 @@
 g@pc(...)
@@ -840,11 +841,14 @@ g@pc(...)
 g << gany.g;
 pc << gany.pc;
 @@
-gcalls.setdefault(g, set()).add((pc[0].file, pc[0].current_element))
-gpos[key(pc[0])] = (g, (pc[0].file, pc[0].current_element))
+fk = (pc[0].file, pc[0].current_element)
+gcalls.setdefault(g, set()).add(fk)
+gpos[key(pc[0])] = (g, fk)
+k = (pc[0].file, pc[0].current_element, g)
+ncalls[k] = ncalls.get(k, 0) + 1
 
 @gstatic@
-identifier g : script:python() { interesting(g) };
+identifier g;
 @@
 static g(...) { ... }
 
@@ -856,7 +860,63 @@ gstatic_set.add(g)
 @initialize:python@
 @@
 gstatic_set = set()
+ncalls = {}
 PLAN = None
+
+def count_calls(fk, name):
+    return max(1, ncalls.get((fk[0], fk[1], name), 1))
+
+def unlocked_calls(f):
+    """The functions f calls somewhere with no lock of its own held."""
+    out = set()
+    for k, (g, fk) in gpos.items():
+        if fk[1] == f and k not in gheld_pos:
+            out.add(g)
+    return out
+
+def intermediates(H):
+    """Static functions that call H, or another of them, with no lock of
+    their own held, and are called under a lock (or from another of them):
+    they get the record as a parameter.  Returns (set, refusals)."""
+    funcs = set(fk[1] for fks in gcalls.values() for fk in fks)
+    free = dict((f, unlocked_calls(f)) for f in funcs)
+    reach = set()
+    changed = True
+    while changed:
+        changed = False
+        for f in funcs:
+            if f in reach or f == H or f not in gstatic_set:
+                continue
+            if H in free[f] or free[f] & reach:
+                reach.add(f)
+                changed = True
+    inter = set(g for g in reach if gheld.get(g))
+    changed = True
+    while changed:
+        changed = False
+        for f in list(inter):
+            for g in free[f] & reach:
+                if g not in inter:
+                    inter.add(g)
+                    changed = True
+    return inter
+
+def detaches(f, H, inter, seen=()):
+    """How many times one call of f may detach: the record's size."""
+    if f in seen:
+        return None
+    n = 0
+    for (fl, fn, g), c in ncalls.items():
+        if fn != f:
+            continue
+        if g == H:
+            n += c
+        elif g in inter:
+            m = detaches(g, H, inter, seen + (f,))
+            if m is None:
+                return None
+            n += c * m
+    return n
 
 def plan():
     """Decide once: which helpers are split, which functions change."""
@@ -870,61 +930,37 @@ def plan():
             why.append("it reads more than one other field (%s)" % ", ".join(sorted(h["N"])))
         if h["N"] and not h["TN"]:
             why.append("the type of %s->%s is not known" % (h["s"], next(iter(h["N"]))))
+        inter = intermediates(H)
         direct = [fk for fk, hs in holders.items() if H in hs]
-        inter = []
-        for fk, hs in callers.items():
-            if H not in hs or fk in holders and H in holders[fk]:
-                continue
-            g = fk[1]
-            if g in gstatic_set and gheld.get(g):
-                inter.append(fk)
-        for fk in direct + inter:
+        held = [fk for g in inter for fk in gheld.get(g, {})]
+        for fk in direct:
             if (fk[0], fk[1], H) in in_loop:
                 why.append("%s() calls it in a loop under the lock" % fk[1])
+        n = 1
+        for fk in direct + held:
+            m = detaches(fk[1], H, inter)
+            if m is None:
+                why.append("%s() is recursive" % fk[1])
+            else:
+                n = max(n, m)
         if not direct and not inter:
             continue
         if why:
             P["refused"][H] = why
             continue
         P["split"][H] = h
-        sites = {}
-        for fk in inter:
-            sites[fk[1]] = count_calls(fk, H)
-        n = 1
         for fk in direct:
             P["holder"].setdefault(fk, {})[H] = holders[fk][H]
-            n = max(n, count_calls(fk, H))
-        for fk in inter:
-            g = fk[1]
+        for g in inter:
             P["inter"][g] = H
             for cfk in gcalls.get(g, ()):
-                m = sites[g] * count_calls(cfk, g)
-                n = max(n, m)
                 if cfk in gheld.get(g, {}):
                     P["holder"].setdefault(cfk, {})[H] = gheld[g][cfk]
-                else:
+                elif cfk[1] not in inter:
                     P["local"].setdefault(cfk, set()).add(H)
         h["slots"] = n
     PLAN = P
     return P
-
-ncalls = {}
-
-def count_calls(fk, name):
-    return max(1, ncalls.get((fk[0], fk[1], name), 1))
-
-@allcalls@
-identifier g;
-position pc;
-@@
-g@pc(...)
-
-@script:python@
-g << allcalls.g;
-pc << allcalls.pc;
-@@
-k = (pc[0].file, pc[0].current_element, g)
-ncalls[k] = ncalls.get(k, 0) + 1
 
 // ------------------------------------------------------------------
 // Report, org, context.
@@ -955,7 +991,7 @@ P = plan()
 if g in P["inter"] and P["inter"][g] == H and (key(pc[0]), H) not in reported:
     reported.add((key(pc[0]), H))
     lk, L, line = gheld[g][(pc[0].file, pc[0].current_element)]
-    msg = "WARNING: %s() calls %s(), which releases a cached object (costly calls), and is called with %s(%s) held (line %s)" % (g, H, lk, L, line)
+    msg = "WARNING: %s() reaches %s(), which releases a cached object (costly calls), and is called with %s(%s) held (line %s)" % (g, H, lk, L, line)
     if H in P["split"]:
         msg += "; %s() can detach under the lock and release after the unlock (MODE=patch)" % H
     coccilib.report.print_report(pc[0], msg)
@@ -975,7 +1011,9 @@ position held.pc;
 * H@pc(...)
 
 // ------------------------------------------------------------------
-// Patch: the callers (first, while every position is the original's).
+// Patch: the callers, in one rule: where each edit goes is decided on
+// the original positions, which spatch does not give a later rule for
+// code an earlier rule changed.
 // ------------------------------------------------------------------
 
 @ulks depends on patch@
@@ -1031,6 +1069,8 @@ def acts():
             continue
         if k in gheld_pos and fk in P["holder"] and H in P["holder"][fk]:
             A[k] = ("gcall_rec", H)
+        elif P["inter"].get(fk[1]) == H:
+            A[k] = ("gcall_param", H)
         else:
             A[k] = ("gcall_local", H)
     for k, (fk, L) in upos.items():
@@ -1054,7 +1094,6 @@ def is_inter(g, H):
 
 @script:python names depends on patch@
 H << helper.H;
-TS << helper.TS;
 Hdef;
 Hdet;
 Hrel;
@@ -1062,7 +1101,6 @@ rec;
 i;
 TN;
 slots;
-DP;
 @@
 P = plan()
 if H not in P["split"]:
@@ -1076,15 +1114,30 @@ else:
     coccinelle.i = cocci.make_ident("i")
     coccinelle.TN = cocci.make_type(h["TN"])
     coccinelle.slots = cocci.make_expr(str(h["slots"]))
-    # The parameters of the detach step, wrapped as the kernel does.
-    ts = str(TS).strip()
-    one = "static void %s_detach(%s *%s, struct %s_deferred *deferred)" % (H, ts, h["s"], H)
-    if len(one) <= 80:
-        dp = "%s *%s, struct %s_deferred *deferred" % (ts, h["s"], H)
-    else:
-        dp = "%s *%s,\n%s struct %s_deferred *deferred" % (
-            ts, h["s"], tabs_to(len("static void %s_detach(" % H)), H)
-    coccinelle.DP = cocci.make_ident(dp)
+
+// The record: after the definition of the helper's structure when the
+// file has it (the intermediates' prototypes may come before the
+// helper), else before the helper.
+@rec_after_struct depends on patch@
+identifier helper.H, helper.N;
+type helper.TO;
+identifier I : script:python(H) { "struct " + I == str(helper_ts.get(H, "")).strip() };
+field list fs;
+identifier names.Hdef;
+type names.TN;
+expression names.slots;
+@@
+struct I { fs };
++
++/* What the detach step took under the lock, for the release step. */
++struct Hdef {
++	unsigned int nr;
++	struct {
++		TO *old;
++		TN N;
++	} item[slots];
++};
++
 
 @depends on patch@
 identifier helper.H;
@@ -1108,13 +1161,14 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
 	raw_spin_rq_unlock_irqrestore};
-expression X;
+expression X, E;
 expression list es;
 position pd : script:python(H) { act(pd, "detach_rec", H) };
 position pi : script:python(H) { act(pi, "detach_param", H) };
-position pg : script:python(H) { act(pg, "gcall_rec", H) };
-position pl : script:python(H) { act(pl, "gcall_local", H) };
 position pu : script:python(H) { act(pu, "unlock", H) };
+position pg : script:python(H) { act(pg, "gcall_rec", H) };
+position pp : script:python(H) { act(pp, "gcall_param", H) };
+position pl : script:python(H) { act(pl, "gcall_local", H) };
 @@
 
 (
@@ -1124,36 +1178,72 @@ position pu : script:python(H) { act(pu, "unlock", H) };
 - H@pi(X);
 + Hdet(X, rec);
 |
+  ulk@pu(...);
++ Hrel(&rec);
+|
 - g@pg(es);
 + g(es, &rec);
+|
+- E = g@pg(es);
++ E = g(es, &rec);
+|
+- g@pp(es);
++ g(es, rec);
+|
+- E = g@pp(es);
++ E = g(es, rec);
 |
 - g@pl(es);
 + g(es, &rec);
 + Hrel(&rec);
 |
-  ulk@pu(...);
+- E = g@pl(es);
++ E = g(es, &rec);
 + Hrel(&rec);
 )
+
+// The record, first of the function's locals: with a blank line after
+// it in a function that had none.
+@nodecl depends on patch@
+identifier helper.H;
+identifier names.Hdef, names.rec;
+identifier fnd : script:python(H) { needs_rec(fnd, H) };
+statement S;
+@@
+fnd(...) {
++ struct Hdef rec = {};
++
+  S
+  ...
+}
+
+@script:python@
+fnd << nodecl.fnd;
+@@
+nodecl_done.add(fnd)
 
 @depends on patch@
 identifier helper.H;
 identifier names.Hdef, names.rec;
-identifier fnd : script:python(H) { needs_rec(fnd, H) };
+identifier fnd : script:python(H) { needs_rec(fnd, H) and fnd not in nodecl_done };
 @@
 fnd(...) {
 + struct Hdef rec = {};
-<+... &rec ...+>
+  ...
 }
 
+// The intermediates take the record as a last parameter (spatch
+// carries the change to their prototypes).
 @depends on patch@
 identifier helper.H;
 identifier names.Hdef, names.rec;
 identifier gi : script:python(H) { is_inter(gi, H) };
 parameter list ps;
 @@
-gi(ps
+ gi(ps
 + , struct Hdef *rec
   ) { ... }
+
 
 // ------------------------------------------------------------------
 // Patch: the helper.
@@ -1163,59 +1253,51 @@ gi(ps
 identifier helper.H, helper.s, helper.old, helper.F, helper.G2, helper.put, helper.N;
 type helper.TS, helper.TO;
 statement list helper.SL;
-identifier names.Hdef, names.Hdet, names.Hrel, names.rec, names.DP;
+identifier names.Hdef, names.Hdet, names.Hrel, names.rec, names.i;
 type names.TN;
 expression names.slots;
 @@
 
-+/* What the detach step took under the lock, for the release step. */
-+struct Hdef {
-+	unsigned int nr;
-+	struct {
-+		TO *old;
-+		TN N;
-+	} item[slots];
-+};
-+
-+/* Under the lock: takes the cached object and clears the cached state. */
++/* Under the lock: moves the cached object and its count to the record. */
 +static void Hdet(TS *s, struct Hdef *rec)
 +{
-+	if (s->F) {
-+		rec->item[rec->nr].old = s->F;
-+		rec->item[rec->nr].N = s->N;
-+		rec->nr++;
-+		if (s->N) {
-+			SL
-+		}
-+		s->F = NULL;
++	if (!s->F)
++		return;
++
++	if (WARN_ON_ONCE(rec->nr == ARRAY_SIZE(rec->item)))
++		return;
++
++	rec->item[rec->nr].old = s->F;
++	rec->item[rec->nr].N = s->N;
++	rec->nr++;
++	if (s->N) {
++		SL
 +	}
++	s->F = NULL;
 +}
 +
-+/* After the unlock: the costly work, on what the detach step took. */
++/* After the unlock: the costly work on what the detach step took. */
 +static void Hrel(struct Hdef *rec)
 +{
-+	while (rec->nr) {
-+		TO *old = rec->item[rec->nr - 1].old;
-+		TN N = rec->item[rec->nr - 1].N;
++	unsigned int i;
 +
-+		rec->nr--;
++	for (i = 0; i < ARRAY_SIZE(rec->item); i++) {
++		TO *old = rec->item[i].old;
++		TN N = rec->item[i].N;
++
++		if (!old)
++			continue;
++
 +		if (s->N) {
 +			SL
 +		}
++
 +		put(&old->G2);
 +	}
 +}
 +
-+
-+static void H(TS *s)
-+{
-+	struct Hdef rec = {};
-+
-+	Hdet(s, &rec);
-+	Hrel(&rec);
-+}
--static void H(TS *s)
--{
+ static void H(TS *s)
+ {
 -	TO *old = s->F;
 -
 -	if (!old)
@@ -1227,7 +1309,11 @@ expression names.slots;
 -
 -	put(&old->G2);
 -	s->F = NULL;
--}
++	struct Hdef rec = {};
++
++	Hdet(s, &rec);
++	Hrel(&rec);
+ }
 
 // The detach step keeps only the updates of the cached state: every
 // statement that calls a costly callee goes, and so do the conditionals
@@ -1303,4 +1389,3 @@ Hrel(...) {
 + N
 ...>
 }
-

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Semantics tests of the Coccinelle scripts in cocci/, as TAP.
 #
-#   <cocci>/apply_*.c   patch mode must turn it into apply_*.res exactly,
+#   <cocci>/apply_*.c   patch mode (spatch, then cocci/tidy.py) must turn
+#                       it into apply_*.res exactly,
 #                       and report mode must report something
 #   <cocci>/refuse_*.c  patch mode must leave it alone, and report mode
 #                       must name every line marked EXPECT-REPORT
@@ -24,6 +25,18 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' "$2" | head -30; return 0; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
 args_of() { sed -n 's|^// SPATCH-ARGS: ||p' "$1"; }
+# Patch mode as lockhog uses it: spatch's diff, tidied by cocci/tidy.py,
+# applied to a copy written to OUT.  No OUT when spatch changes nothing.
+cocci_patch() {
+	local sp=$1 f=$2 out=$3
+	shift 3
+	rm -f "$out" "$out.diff" "$out.tidy"
+	spatch --very-quiet --sp-file "$sp" -D patch "$@" "$f" >"$out.diff" || return 1
+	[ -s "$out.diff" ] || return 0
+	python3 cocci/tidy.py "$out.diff" >"$out.tidy" || return 1
+	cp "$f" "$out.tmp" && patch -s --no-backup-if-mismatch "$out.tmp" <"$out.tidy" &&
+		mv "$out.tmp" "$out"
+}
 
 TESTS=()
 for c in cocci/src/*.cocci.in; do TESTS+=("$(basename "$c" .cocci.in)"); done
@@ -55,9 +68,7 @@ for t in "${TESTS[@]}"; do
 		[ -f "$f" ] || continue
 		b=$(basename "$f" .c)
 		res=${f%.c}.res
-		rm -f "$OUT/$t.$b.c"
-		spatch --very-quiet --sp-file "$sp" -D patch $(args_of "$f") "$f" \
-			-o "$OUT/$t.$b.c" >"$OUT/$t.$b.log" 2>&1
+		cocci_patch "$sp" "$f" "$OUT/$t.$b.c" $(args_of "$f") >"$OUT/$t.$b.log" 2>&1
 		if [ -f "$OUT/$t.$b.c" ] && cmp -s "$OUT/$t.$b.c" "$res"; then
 			ok "$t: $b patched as expected"
 		else
@@ -75,9 +86,7 @@ for t in "${TESTS[@]}"; do
 	for f in tests/cocci/$t/refuse_*.c; do
 		[ -f "$f" ] || continue
 		b=$(basename "$f" .c)
-		rm -f "$OUT/$t.$b.c"
-		spatch --very-quiet --sp-file "$sp" -D patch $(args_of "$f") "$f" \
-			-o "$OUT/$t.$b.c" >"$OUT/$t.$b.log" 2>&1
+		cocci_patch "$sp" "$f" "$OUT/$t.$b.c" $(args_of "$f") >"$OUT/$t.$b.log" 2>&1
 		if [ ! -f "$OUT/$t.$b.c" ] || cmp -s "$OUT/$t.$b.c" "$f"; then
 			ok "$t: $b left alone by patch mode"
 		else
@@ -108,9 +117,7 @@ for m in "${models[@]}"; do
 	main=tests/cocci/model/main_$name.c
 	log=$OUT/$b.log
 	: >"$log"
-	rm -f "$OUT/$b.patched.c"
-	spatch --very-quiet --sp-file "cocci/$t.cocci" -D patch $(args_of "$m") "$m" \
-		-o "$OUT/$b.patched.c" >>"$log" 2>&1
+	cocci_patch "cocci/$t.cocci" "$m" "$OUT/$b.patched.c" $(args_of "$m") >>"$log" 2>&1
 	cp tests/cocci/model/kmodel.h "$OUT/"
 	if [ -f "$OUT/$b.patched.c" ] && ! cmp -s "$m" "$OUT/$b.patched.c" &&
 	   gcc $CFLAGS_MODEL -DMODEL="\"$ROOT/$m\"" -o "$OUT/$b.before" "$main" >>"$log" 2>&1 &&

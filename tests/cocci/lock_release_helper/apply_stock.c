@@ -7,6 +7,8 @@ struct cache_pcp {
 	local_lock_t lock;
 	struct grp *cached;
 	unsigned int nr_pages;
+	struct grp *obj_grp;
+	unsigned int obj_pages;
 	unsigned long flags;
 };
 static DEFINE_PER_CPU(struct cache_pcp, cache_pcp);
@@ -66,11 +68,41 @@ static void refill_cache(struct grp *grp, unsigned int nr_pages)
 	local_unlock_irqrestore(&cache_pcp.lock, flags);
 }
 
-/* Another user of the intermediate helper, under its caller's lock. */
+/* Another user of the intermediate helper, called with no lock held. */
 static void flush_objects(struct grp *grp, unsigned int nr_pages)
 {
 	if (nr_pages)
 		__refill_cache(grp, nr_pages);
+}
+
+/*
+ * Reaches the helper through the intermediate one, without a lock of its
+ * own: its callers hold the cache lock (drain_obj_stock() in 6.1).
+ */
+static struct grp *drain_objects(struct cache_pcp *cache)
+{
+	struct grp *grp = cache->obj_grp;
+
+	if (grp) {
+		__refill_cache(grp, cache->obj_pages);
+		cache->obj_grp = NULL;
+	}
+	return grp;
+}
+
+static void refill_objects(struct grp *grp)
+{
+	struct cache_pcp *cache;
+	struct grp *old;
+	unsigned long flags;
+
+	local_lock_irqsave(&cache_pcp.lock, flags);
+	cache = this_cpu_ptr(&cache_pcp);
+	old = drain_objects(cache);
+	cache->obj_grp = grp;
+	local_unlock_irqrestore(&cache_pcp.lock, flags);
+	if (old)
+		grp_put(old);
 }
 
 static int cache_cpu_dead(unsigned int cpu)

@@ -28,6 +28,11 @@ typedef struct { int locked; } local_lock_t;
 #define per_cpu(v, cpu) (v)
 #define unlikely(x) (x)
 #define likely(x) (x)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A warning that fires is part of the end state: the models must not. */
+static long warnings;
+#define WARN_ON_ONCE(c) ({ int __w = !!(c); if (__w) warnings++; __w; })
 
 static void lock_check(int *l, int want)
 {

@@ -26,7 +26,7 @@ int main(void)
 		printf("grp%u: css %ld memory %ld memsw %ld\n", i, g[i].css.refcnt,
 		       g[i].memory.usage, g[i].memsw.usage);
 	printf("cache: %s %u\n", cache_pcp.cached ? "cached" : "empty", cache_pcp.nr_pages);
-	printf("locks held %d irqs off %d\n", held, irqs_off);
+	printf("locks held %d irqs off %d warnings %ld\n", held, irqs_off, warnings);
 	printf("stat: costly %ld under lock %ld\n", costly_calls, costly_under_lock);
 	return 0;
 }
