@@ -1089,6 +1089,9 @@ def needs_rec(fn, H):
     return (any(fk[1] == fn and H in hs for fk, hs in P["holder"].items()) or
             any(fk[1] == fn and H in hs for fk, hs in P["local"].items()))
 
+def hname(Hdef):
+    return str(Hdef)[:-len("_deferred")]
+
 def is_inter(g, H):
     return plan()["inter"].get(g) == H
 
@@ -1119,11 +1122,11 @@ else:
 // file has it (the intermediates' prototypes may come before the
 // helper), else before the helper.
 @rec_after_struct depends on patch@
-identifier helper.H, helper.N;
-type helper.TO;
-identifier I : script:python(H) { "struct " + I == str(helper_ts.get(H, "")).strip() };
-field list fs;
 identifier names.Hdef;
+identifier helper.N;
+type helper.TO;
+identifier I : script:python(Hdef) { "struct " + I == str(helper_ts.get(hname(Hdef), "")).strip() };
+field list fs;
 type names.TN;
 expression names.slots;
 @@
@@ -1205,9 +1208,8 @@ position pl : script:python(H) { act(pl, "gcall_local", H) };
 // The record, first of the function's locals: with a blank line after
 // it in a function that had none.
 @nodecl depends on patch@
-identifier helper.H;
 identifier names.Hdef, names.rec;
-identifier fnd : script:python(H) { needs_rec(fnd, H) };
+identifier fnd : script:python(Hdef) { needs_rec(fnd, hname(Hdef)) };
 statement S;
 @@
 fnd(...) {
@@ -1223,9 +1225,8 @@ fnd << nodecl.fnd;
 nodecl_done.add(fnd)
 
 @depends on patch@
-identifier helper.H;
 identifier names.Hdef, names.rec;
-identifier fnd : script:python(H) { needs_rec(fnd, H) and fnd not in nodecl_done };
+identifier fnd : script:python(Hdef) { needs_rec(fnd, hname(Hdef)) and fnd not in nodecl_done };
 @@
 fnd(...) {
 + struct Hdef rec = {};
@@ -1235,9 +1236,8 @@ fnd(...) {
 // The intermediates take the record as a last parameter (spatch
 // carries the change to their prototypes).
 @depends on patch@
-identifier helper.H;
 identifier names.Hdef, names.rec;
-identifier gi : script:python(H) { is_inter(gi, H) };
+identifier gi : script:python(Hdef) { is_inter(gi, hname(Hdef)) };
 parameter list ps;
 @@
  gi(ps
@@ -1255,7 +1255,6 @@ type helper.TS, helper.TO;
 statement list helper.SL;
 identifier names.Hdef, names.Hdet, names.Hrel, names.rec, names.i;
 type names.TN;
-expression names.slots;
 @@
 
 +/* Under the lock: moves the cached object and its count to the record. */

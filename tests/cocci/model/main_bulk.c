@@ -20,7 +20,7 @@ int main(void)
 	printf("zone: free %ld mt %ld %ld %ld %ld\n", zone.nr_free, zone.per_mt[0],
 	       zone.per_mt[1], zone.per_mt[2], zone.per_mt[3]);
 	printf("pcp: %d left\n", pcp.count);
-	printf("locks held %d irqs off %d\n", held, irqs_off);
+	printf("locks held %d irqs off %d warnings %ld\n", held, irqs_off, warnings);
 	printf("stat: relocks %ld cond_resched %ld\n", zone.isolated_reads - 2, cond_rescheds);
 	return 0;
 }

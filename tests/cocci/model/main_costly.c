@@ -18,7 +18,7 @@ int main(void)
 	printf("a: css %ld memory %ld\n", a.css.refcnt, a.memory.usage);
 	printf("b: css %ld memory %ld\n", b.css.refcnt, b.memory.usage);
 	printf("cache: %p %u %d r %d\n", (void *)c.cached, c.nr_pages, c.stamp, r);
-	printf("locks held %d irqs off %d\n", held, irqs_off);
+	printf("locks held %d irqs off %d warnings %ld\n", held, irqs_off, warnings);
 	printf("stat: costly %ld under lock %ld\n", costly_calls, costly_under_lock);
 	return 0;
 }
