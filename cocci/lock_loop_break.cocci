@@ -6,8 +6,8 @@
 /// lock is held, and give the lock up every batch of iterations.
 ///
 /// Patch mode adds, after the costly call of the loop body, a lock break
-/// taken every 32 iterations when need_resched() (or spin_needbreak() /
-/// rwlock_needbreak() for a spinlock / rwlock) says so: the unlock and the
+/// considered once every 32 iterations and taken when need_resched() (or
+/// spin_needbreak() / rwlock_needbreak() for a spinlock / rwlock) says so: the unlock and the
 /// acquire of the region, with the same flags, and the assignments of the
 /// region made before the loop that read shared state (a value computed
 /// under the lock from the locked object) done again after the relock.
@@ -972,16 +972,19 @@ def plan(path):
                 tests.append("spin_needbreak(%s)" % L)
             elif kind in ("read", "write"):
                 tests.append("rwlock_needbreak(%s)" % L)
-            body = ["batch = 0;", "%s(%s);" % (ulk, ", ".join(a for a in (L, ua) if a))]
+            # Counted every iteration, tested once per batch.
+            body = ["%s(%s);" % (ulk, ", ".join(a for a in (L, ua) if a))]
             if not NOCOND and irq == "none":
                 body.append("cond_resched();")
             body.append("%s(%s);" % (lk, ", ".join(a for a in (L, la) if a)))
             for rkk, text in sorted(set(rereads.get(rk, []))):
                 if rkk < pick and rkk not in looped_assign:
                     body.append(text + ";")
-            cond = "++batch >= %s && (%s)" % (BATCH, " || ".join(tests))
-            text = ("if (%s) {\n" % cond +
-                    "".join("%s\t%s\n" % (ind, b) for b in body) +
+            text = ("if (++batch >= %s) {\n" % BATCH +
+                    "%s\tbatch = 0;\n" % ind +
+                    "%s\tif (%s) {\n" % (ind, " || ".join(tests)) +
+                    "".join("%s\t\t%s\n" % (ind, b) for b in body) +
+                    "%s\t}\n" % ind +
                     "%s}" % ind)
             P["break"][pick] = text
             P["decl"][fk[1]] = "unsigned int batch = 0"

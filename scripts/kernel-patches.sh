@@ -96,7 +96,7 @@ for p in "${PATCHES[@]}"; do
 		gen=$WORK/gen
 		rm -rf "$gen"
 		cp -a "$TREE" "$gen"
-		if ! (cd "$gen" && LOCKHOG_ROOT=$ROOT KTREE=$gen bash -c "$cmd") \
+		if ! (cd "$gen" && LOCKHOG_ROOT=$ROOT KTREE=$gen bash -o pipefail -c "$cmd") \
 			>"$WORK/$p.regen" 2>"$WORK/$p.regen.err"; then
 			sed 's/^/    /' "$WORK/$p.regen.err" | tail -n 20
 			fail "$p: Generated-by command failed: $cmd"
