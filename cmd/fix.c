@@ -139,7 +139,7 @@ static char *relabel(const char *diff, const char *file)
 		size_t l = nl ? (size_t)(nl - p + 1) : strlen(p);
 
 		if (!strncmp(p, "--- ", 4))
-			hog_buf_printf(&b, "--- a/%s\n", file);
+			hog_buf_printf(&b, "diff -u -p a/%s b/%s\n--- a/%s\n", file, file, file);
 		else if (!strncmp(p, "+++ ", 4))
 			hog_buf_printf(&b, "+++ b/%s\n", file);
 		else if (!strncmp(p, "diff ", 5))

@@ -15,8 +15,8 @@ printer gets wrong in added code and nothing else:
 
 Hunk headers are recounted.  With --paths, the file names of '---' and
 '+++' lines become a/PATH and b/PATH (PATH as spatch names the input
-file), and spatch's "diff -u -p" lines are dropped, so that the output
-does not name spatch's temporary files.
+file), and so do those of spatch's "diff -u -p" lines, so that the
+output does not name spatch's temporary files.
 
 Lines that are not added ('-' and context lines) are never changed, so
 the output applies wherever the input did.
@@ -155,9 +155,11 @@ def main(argv):
                 shift = 0
                 name = line[4:].split("\t")[0]
                 if paths:
-                    line = "--- a/" + name.lstrip("./").removeprefix("a/")
+                    name = name.lstrip("./").removeprefix("a/")
+                    out.append("diff -u -p a/%s b/%s" % (name, name))
+                    line = "--- a/" + name
             elif line.startswith("+++ ") and paths and name is not None:
-                line = "+++ b/" + name.lstrip("./").removeprefix("a/")
+                line = "+++ b/" + name
             out.append(line)
             i += 1
             continue
