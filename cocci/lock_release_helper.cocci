@@ -760,7 +760,7 @@ if H not in holders.get(fk, {}) and pc[0].current_element != H:
 
 // Every call of the file, and whether a lock of the caller is held
 // there: the intermediate helpers are sorted out of them below.
-@gcall exists@
+@gcall depends on helper exists@
 identifier g;
 identifier lk = {spin_lock, spin_lock_bh, spin_lock_irq, spin_lock_irqsave,
 	spin_lock_nested, spin_lock_nest_lock, spin_lock_irqsave_nested,
@@ -831,7 +831,7 @@ fk = (pc[0].file, pc[0].current_element)
 gheld.setdefault(g, {}).setdefault(fk, (lk, tidy(str(L)), p1[0].line))
 gheld_pos.add(key(pc[0]))
 
-@gany@
+@gany depends on helper@
 identifier g;
 position pc;
 @@
@@ -847,7 +847,7 @@ gpos[key(pc[0])] = (g, fk)
 k = (pc[0].file, pc[0].current_element, g)
 ncalls[k] = ncalls.get(k, 0) + 1
 
-@gstatic@
+@gstatic depends on helper@
 identifier g;
 @@
 static g(...) { ... }
@@ -1016,7 +1016,7 @@ position held.pc;
 // code an earlier rule changed.
 // ------------------------------------------------------------------
 
-@ulks depends on patch@
+@ulks depends on patch && helper@
 identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
 	raw_spin_unlock, raw_spin_unlock_bh, raw_spin_unlock_irq,
 	raw_spin_unlock_irqrestore, _raw_spin_unlock, _raw_spin_unlock_bh,
