@@ -7,7 +7,10 @@
 #   cli/          the command's behaviour on bad input (TAP scripts)
 #   integration/  scans of the real linux-6.1 tree (TAP scripts)
 #   review/       lockhog review of patches to that tree (TAP scripts)
-#   cocci/        the semantic patches: apply, refuse, run the models (TAP)
+#   series/       the linux-6.1 mm series: make kernel-patches, make kernel,
+#                 lockhog fix against 0001 (TAP)
+#   cocci/        the semantic patches: apply, refuse, run the models, and
+#                 make coccicheck on KDIR in every mode (TAP)
 #
 # KDIR names the kernel tree (make check passes build/linux-6.1).
 set -u
@@ -63,12 +66,7 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	echo "fixtures: $p passed ($x expected failures), $f failed"
 fi
 
-if [ -x tests/cocci/run.sh ]; then
-	tests/cocci/run.sh >"$LOG/cocci.tap" 2>&1
-	tap cocci "$LOG/cocci.tap" $?
-fi
-
-for dir in cli integration review; do
+for dir in cli integration review series; do
 	for t in tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
 		n=$dir/$(basename "$t" .sh)
@@ -76,6 +74,13 @@ for dir in cli integration review; do
 		tap "$n" "$LOG/$(basename "$t").tap" $?
 	done
 done
+
+# After integration/, which configured and built KDIR: the semantic
+# patches also run through the tree's own make coccicheck.
+if [ -x tests/cocci/run.sh ]; then
+	COCCICHECK_KDIR=$KDIR tests/cocci/run.sh >"$LOG/cocci.tap" 2>&1
+	tap cocci "$LOG/cocci.tap" $?
+fi
 
 [ ${#failed[@]} -gt 0 ] && echo "failing suites: ${failed[*]} (logs in $LOG)"
 [ "$xfail" -gt 0 ] && echo "$xfail known false positives/negatives are marked XFAIL"

@@ -162,15 +162,34 @@ for m in "${models[@]}"; do
 done
 
 # 4. make coccicheck on a kernel tree, when one is given.
+# What each run must find in mm/ of 6.1 (none: it only has to run clean).
+expect() {
+	case $1.$2 in
+	lock_release_helper.report) echo '^mm/memcontrol.c:2284:[0-9-]*: WARNING: drain_stock() releases' ;;
+	lock_release_helper.patch) echo '^+static void drain_stock_detach(' ;;
+	lock_release_helper.context) echo '^-	drain_stock(stock);' ;;
+	lock_release_helper.org) echo 'TODO .*linb=2284.*drain_stock()' ;;
+	lock_costly_call.report) echo '^mm/memcontrol.c:[0-9:-]*: WARNING: cgroup_rstat_flush_irqsafe() called with spin_trylock_irqsave' ;;
+	lock_loop_break.report-fn) echo '^mm/page_alloc.c:[0-9:-]*: WARNING: __free_one_page() called in a loop with spin_lock_irqsave(&zone->lock) held.*(MODE=patch)' ;;
+	esac
+}
 if [ -n "${COCCICHECK_KDIR:-}" ]; then
 	for t in "${TESTS[@]}"; do
 		for mode in report patch context org; do
 			log=$OUT/coccicheck.$t.$mode
+			flags=
+			want=$(expect "$t" "$mode")
+			if [ "$t.$mode" = lock_loop_break.report ]; then
+				flags="-D fn=free_pcppages_bulk"
+				want=$(expect "$t" report-fn)
+			fi
 			if make -s -C "$COCCICHECK_KDIR" coccicheck COCCI="$ROOT/cocci/$t.cocci" \
-				MODE=$mode M=mm/ >"$log" 2>&1 && ! grep -qi "error\|Traceback" "$log"; then
-				ok "$t: make coccicheck MODE=$mode M=mm/"
+				MODE=$mode M=mm/ SPFLAGS="$flags" >"$log" 2>&1 &&
+			   ! grep -q "^EXN\|Traceback\|^Error\|parse error" "$log" &&
+			   { [ -z "$want" ] || grep -q -- "$want" "$log"; }; then
+				ok "$t: make coccicheck MODE=$mode M=mm/ $flags${want:+ finds it}"
 			else
-				notok "$t: make coccicheck MODE=$mode M=mm/" "$log"
+				notok "$t: make coccicheck MODE=$mode M=mm/ $flags${want:+ finds it}" "$log"
 			fi
 		done
 	done
