@@ -29,6 +29,8 @@
 //  An argument's type must be known to Coccinelle for it to be copied
 //  (a field of a struct defined in the file), else the call is reported
 //  only.  Moved calls keep their order after the unlock.
+//  lockhog fix and the kernel-patches pipe patch mode's diff through
+//  cocci/tidy.py, which fixes spatch 1.1's whitespace in added lines.
 // Options: --no-includes --include-headers
 
 virtual patch

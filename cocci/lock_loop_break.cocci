@@ -29,6 +29,8 @@
 //  lock (cond_resched_lock(), spin_needbreak()) is left alone.  Loops are
 //  found as calls that reach themselves again under the lock, so
 //  do-while loops are handled too.
+//  lockhog fix and the kernel-patches pipe patch mode's diff through
+//  cocci/tidy.py, which fixes spatch 1.1's whitespace in added lines.
 // Options: --no-includes --include-headers
 
 virtual patch

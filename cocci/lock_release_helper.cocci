@@ -21,15 +21,19 @@
 ///
 /// where put() is a costly callee of the rules catalogue and N is at most
 /// one other field of *s.  Patch mode adds a record of what was detached,
-/// struct H_deferred, and H_detach(s, rec) (clears the cached state and
-/// records old and N), H_release(rec) (does the costly calls), and
-/// makes H() their composition for callers that hold no lock.  A caller
-/// that calls H() between an acquire and the release of a lock detaches
-/// under the lock and releases after the unlock; a static function that
-/// calls H() without taking a lock itself, and is called with a lock held
-/// by at least one caller, gets the record as a new last parameter; its
-/// callers that hold a lock release after their unlock, the others
-/// right after the call (what they did before).
+/// struct H_deferred (after the definition of struct S when the file has
+/// it), and H_detach(s, rec) (moves old and s->N into the next slot of
+/// the record and clears the cached state; a full record warns once and
+/// detaches nothing), H_release(rec) (the costly calls, for every filled
+/// slot), and makes H() their composition for callers that hold no lock.
+/// A caller that calls H() between an acquire and the release of a lock
+/// detaches under the lock and releases after the unlock.  A static
+/// function that reaches H() without taking a lock itself -- directly or
+/// through other such functions -- and is called with a lock held gets
+/// the record as a new last parameter (its prototypes too); its callers
+/// that hold a lock release after their unlock, the others right after
+/// the call, as they did before.  The record has as many slots as the
+/// most detaches one lock holder's call sites can make.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2025 lockhog authors.
@@ -39,6 +43,8 @@
 //  Calls of H() inside a loop of a lock region are reported, not
 //  patched: the record holds as many entries as there are call sites.
 //  The type of s->N must be known (struct S defined in the file).
+//  lockhog fix and the kernel-patches pipe patch mode's diff through
+//  cocci/tidy.py, which fixes spatch 1.1's whitespace in added lines.
 // Options: --no-includes --include-headers
 
 virtual patch
