@@ -579,6 +579,38 @@ def src(path):
             _src[path] = []
     return _src[path]
 
+ITER = re.compile(r"^\s*(\w*for_each\w*)\s*\(")
+
+def enclosing_iterator(path, line, stop):
+    """The iterator macro (list_for_each_entry_safe(), ...) of a loop
+    around line, below line stop (the lock), or None: such a loop keeps
+    its cursor across a break, and the lock may be what keeps it valid."""
+    lines = src(path)
+    depth = 0
+    prev = lines[line - 2] if line >= 2 else ""
+    m = ITER.match(prev)
+    if m and not prev.rstrip().endswith("{"):
+        return m.group(1)
+    for n in range(line - 1, max(stop, 1) - 1, -1):
+        text = re.sub(r"/\*.*?\*/|//.*$", "", lines[n - 1]) if n != line else ""
+        for ch in reversed(text):
+            if ch == "}":
+                depth += 1
+            elif ch == "{":
+                if depth:
+                    depth -= 1
+                    continue
+                m = ITER.match(text)
+                if m:
+                    return m.group(1)
+                if n > 1 and not text.strip().startswith("{"):
+                    break
+                m = ITER.match(lines[n - 2])
+                if m:
+                    return m.group(1)
+                break
+    return None
+
 def indent_of(path, line):
     lines = src(path)
     if 0 < line <= len(lines):
@@ -932,6 +964,87 @@ es << reread.es;
 @@
 rereads.setdefault(key(p1[0]), []).append((key(pr[0]), "%s = %s(%s)" % (x, f, tidy(str(es)))))
 
+// Locals assigned under the lock before the loop from shared memory: the
+// region may rely on the value staying true, which a break would end.
+@preread depends on inloop || inloop2 exists@
+identifier lk = {spin_lock, spin_lock_bh, spin_lock_irq, spin_lock_irqsave,
+	spin_lock_nested, spin_lock_nest_lock, spin_lock_irqsave_nested,
+	raw_spin_lock, raw_spin_lock_bh, raw_spin_lock_nested,
+	raw_spin_lock_nest_lock, raw_spin_lock_irq, raw_spin_lock_irqsave,
+	raw_spin_lock_irqsave_nested, _raw_spin_lock, _raw_spin_lock_bh,
+	_raw_spin_lock_nested, _raw_spin_lock_nest_lock, _raw_spin_lock_irq,
+	_raw_spin_lock_irqsave, _raw_spin_lock_irqsave_nested, __raw_spin_lock,
+	__raw_spin_lock_bh, __raw_spin_lock_irq, __raw_spin_lock_irqsave,
+	read_lock, read_lock_bh, read_lock_irq, read_lock_irqsave, write_lock,
+	write_lock_bh, write_lock_nested, write_lock_irq, write_lock_irqsave,
+	_raw_read_lock, _raw_read_lock_bh, _raw_read_lock_irq,
+	_raw_read_lock_irqsave, _raw_write_lock, _raw_write_lock_bh,
+	_raw_write_lock_nested, _raw_write_lock_irq, _raw_write_lock_irqsave,
+	__raw_read_lock, __raw_read_lock_bh, __raw_read_lock_irq,
+	__raw_read_lock_irqsave, __raw_write_lock, __raw_write_lock_bh,
+	__raw_write_lock_nested, __raw_write_lock_irq, __raw_write_lock_irqsave,
+	local_lock_acquire, local_lock, local_lock_irq, local_lock_irqsave,
+	pcp_spin_lock, pcp_spin_lock_maybe_irqsave, rq_lock, rq_lock_irq,
+	rq_lock_irqsave, raw_spin_rq_lock, raw_spin_rq_lock_nested,
+	raw_spin_rq_lock_irq, raw_spin_rq_lock_irqsave,
+	_raw_spin_rq_lock_irqsave};
+identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+	raw_spin_unlock, raw_spin_unlock_bh, raw_spin_unlock_irq,
+	raw_spin_unlock_irqrestore, _raw_spin_unlock, _raw_spin_unlock_bh,
+	_raw_spin_unlock_irq, _raw_spin_unlock_irqrestore, __raw_spin_unlock,
+	__raw_spin_unlock_bh, __raw_spin_unlock_irq,
+	__raw_spin_unlock_irqrestore, read_unlock, read_unlock_bh,
+	read_unlock_irq, read_unlock_irqrestore, write_unlock, write_unlock_bh,
+	write_unlock_irq, write_unlock_irqrestore, _raw_read_unlock,
+	_raw_read_unlock_bh, _raw_read_unlock_irq, _raw_read_unlock_irqrestore,
+	_raw_write_unlock, _raw_write_unlock_bh, _raw_write_unlock_irq,
+	_raw_write_unlock_irqrestore, __raw_read_unlock, __raw_read_unlock_bh,
+	__raw_read_unlock_irq, __raw_read_unlock_irqrestore, __raw_write_unlock,
+	__raw_write_unlock_bh, __raw_write_unlock_irq,
+	__raw_write_unlock_irqrestore, local_lock_release, local_unlock,
+	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
+	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
+	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
+	raw_spin_rq_unlock_irqrestore};
+local idexpression x;
+expression L, E;
+position p1, pa;
+@@
+
+lk@p1(L, ...);
+... when != ulk(L, ...)
+x@pa = E;
+
+@script:python@
+p1 << preread.p1;
+pa << preread.pa;
+x << preread.x;
+E << preread.E;
+@@
+e = tidy(str(E))
+if not re.match(r"^\w+\(", e) and re.search(r"->|\[|^\*|\.", e):
+    prereads.setdefault(key(p1[0]), []).append((key(pa[0]), "%s = %s" % (x, e)))
+
+// The same assignment reached again: it is in a loop, not before it.
+@inloopassign depends on inloop || inloop2 exists@
+local idexpression x;
+expression E;
+position pa;
+@@
+
+x@pa = E;
+...
+x@pa = E;
+
+@script:python@
+pa << inloopassign.pa;
+@@
+looped_assign.add(key(pa[0]))
+
+@initialize:python@
+@@
+prereads = {}    # lock key -> [(key, "x = E")]
+
 // ------------------------------------------------------------------
 // The plan: one break per loop, after the chosen call.
 // ------------------------------------------------------------------
@@ -968,6 +1081,19 @@ def plan(path):
             if pick is None:
                 continue
             lk, L, la, unlocks = regions[rk]
+            it = enclosing_iterator(pick[0], pick[1], rk[1])
+            if it:
+                for k, g in ks:
+                    P["skip"][k] = ("the loop is %s(), whose cursor lives across a break: "
+                                    "the lock may be what keeps it valid" % it)
+                continue
+            stale = [t for kk, t in prereads.get(rk, [])
+                     if kk < pick and kk not in looped_assign]
+            if stale:
+                for k, g in ks:
+                    P["skip"][k] = ("'%s' is read under the lock before the loop and the "
+                                    "region may rely on it; a break would invalidate it" % stale[0])
+                continue
             if len(unlocks) != 1:
                 for k, g in ks:
                     P["skip"][k] = "the region has more than one unlock"

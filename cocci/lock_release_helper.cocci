@@ -863,6 +863,37 @@ g << gstatic.g;
 @@
 gstatic_set.add(g)
 
+// The unlocks: where the lock holders release the record.
+@ulks depends on helper@
+identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
+	raw_spin_unlock, raw_spin_unlock_bh, raw_spin_unlock_irq,
+	raw_spin_unlock_irqrestore, _raw_spin_unlock, _raw_spin_unlock_bh,
+	_raw_spin_unlock_irq, _raw_spin_unlock_irqrestore, __raw_spin_unlock,
+	__raw_spin_unlock_bh, __raw_spin_unlock_irq,
+	__raw_spin_unlock_irqrestore, read_unlock, read_unlock_bh,
+	read_unlock_irq, read_unlock_irqrestore, write_unlock, write_unlock_bh,
+	write_unlock_irq, write_unlock_irqrestore, _raw_read_unlock,
+	_raw_read_unlock_bh, _raw_read_unlock_irq, _raw_read_unlock_irqrestore,
+	_raw_write_unlock, _raw_write_unlock_bh, _raw_write_unlock_irq,
+	_raw_write_unlock_irqrestore, __raw_read_unlock, __raw_read_unlock_bh,
+	__raw_read_unlock_irq, __raw_read_unlock_irqrestore, __raw_write_unlock,
+	__raw_write_unlock_bh, __raw_write_unlock_irq,
+	__raw_write_unlock_irqrestore, local_lock_release, local_unlock,
+	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
+	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
+	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
+	raw_spin_rq_unlock_irqrestore};
+expression L;
+position pu;
+@@
+ulk@pu(L, ...)
+
+@script:python@
+pu << ulks.pu;
+L << ulks.L;
+@@
+upos[key(pu[0])] = ((pu[0].file, pu[0].current_element), tidy(str(L)))
+
 @initialize:python@
 @@
 gstatic_set = set()
@@ -924,6 +955,16 @@ def detaches(f, H, inter, seen=()):
             n += c * m
     return n
 
+def lock_of(fk, H, inter):
+    """(lock primitive, lock, line) of the region fk calls H or an
+    intermediate in."""
+    if H in holders.get(fk, {}):
+        return holders[fk][H]
+    for g in sorted(inter):
+        if fk in gheld.get(g, {}):
+            return gheld[g][fk]
+    return ("", "", "0")
+
 def plan():
     """Decide once: which helpers are split, which functions change."""
     global PLAN
@@ -949,6 +990,13 @@ def plan():
                 why.append("%s() is recursive" % fk[1])
             else:
                 n = max(n, m)
+        for fk in set(direct + held):
+            lk, L, line = lock_of(fk, H, inter)
+            nun = sum(1 for k, (ufk, uL) in upos.items()
+                      if ufk == fk and uL == L and k[1] > int(line))
+            if nun > 1:
+                why.append("%s() drops %s more than once after taking it "
+                           "(the lock is retaken): one record, released once" % (fk[1], L))
         if not direct and not inter:
             continue
         if why:
@@ -1021,36 +1069,6 @@ position held.pc;
 // the original positions, which spatch does not give a later rule for
 // code an earlier rule changed.
 // ------------------------------------------------------------------
-
-@ulks depends on patch && helper@
-identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqrestore,
-	raw_spin_unlock, raw_spin_unlock_bh, raw_spin_unlock_irq,
-	raw_spin_unlock_irqrestore, _raw_spin_unlock, _raw_spin_unlock_bh,
-	_raw_spin_unlock_irq, _raw_spin_unlock_irqrestore, __raw_spin_unlock,
-	__raw_spin_unlock_bh, __raw_spin_unlock_irq,
-	__raw_spin_unlock_irqrestore, read_unlock, read_unlock_bh,
-	read_unlock_irq, read_unlock_irqrestore, write_unlock, write_unlock_bh,
-	write_unlock_irq, write_unlock_irqrestore, _raw_read_unlock,
-	_raw_read_unlock_bh, _raw_read_unlock_irq, _raw_read_unlock_irqrestore,
-	_raw_write_unlock, _raw_write_unlock_bh, _raw_write_unlock_irq,
-	_raw_write_unlock_irqrestore, __raw_read_unlock, __raw_read_unlock_bh,
-	__raw_read_unlock_irq, __raw_read_unlock_irqrestore, __raw_write_unlock,
-	__raw_write_unlock_bh, __raw_write_unlock_irq,
-	__raw_write_unlock_irqrestore, local_lock_release, local_unlock,
-	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
-	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
-	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
-expression L;
-position pu;
-@@
-ulk@pu(L, ...)
-
-@script:python@
-pu << ulks.pu;
-L << ulks.L;
-@@
-upos[key(pu[0])] = ((pu[0].file, pu[0].current_element), tidy(str(L)))
 
 @initialize:python@
 @@
