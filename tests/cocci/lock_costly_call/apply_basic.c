@@ -62,3 +62,25 @@ static void local_put(struct grp *g)
 	css_put(&g->css);
 	local_unlock_irqrestore(&pcp_lock, flags);
 }
+
+/* A raw spinlock with IRQs saved. */
+static DEFINE_RAW_SPINLOCK(raw_lock);
+
+static void raw_uncharge(struct cache *c, struct grp *g, unsigned int nr)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&raw_lock, flags);
+	page_counter_uncharge(&g->memory, nr);
+	c->nr_pages -= nr;
+	raw_spin_unlock_irqrestore(&raw_lock, flags);
+}
+
+/* A plain local_lock. */
+static void local_put_plain(struct grp *g, struct cache *c)
+{
+	local_lock(&pcp_lock);
+	c->cached = NULL;
+	css_put(&g->css);
+	local_unlock(&pcp_lock);
+}

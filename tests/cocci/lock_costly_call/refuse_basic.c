@@ -121,3 +121,15 @@ static void global_arg(void)
 	css_put(&root_grp->css); /* EXPECT-REPORT */
 	spin_unlock(&cache_lock);
 }
+
+/* A local_trylock region (local_trylock_t, Linux 6.15 and later): the
+ * trylock may be what keeps a reentrant caller out. */
+static void try_put(struct grp *g)
+{
+	unsigned long flags;
+
+	if (!local_trylock_irqsave(&pcp_trylock, flags))
+		return;
+	css_put(&g->css); /* EXPECT-REPORT */
+	local_unlock_irqrestore(&pcp_trylock, flags);
+}
