@@ -11,7 +11,10 @@
  * the other, so that the patch written applies in one go.  Every hunk
  * group is preceded by the findings it fixes and the command that made
  * it.  With --apply, the whole patch is checked against the tree first
- * and applied only if all of it applies.
+ * and verified -- lockhog review compiles the files it touches with the
+ * plugin, and every finding it fixes must be gone (or one of its ways,
+ * for a loop that stays under an outer lock) with nothing new at warning
+ * level -- and applied only if all of that holds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/wait.h>
+#include <jansson.h>
 #include "lockhog.h"
 #include "../core/message.h"
 
@@ -173,6 +177,72 @@ static char *tidy(const char *scratch, const char *cocci, const char *diff)
 	return out;
 }
 
+/*
+ * Verifies the patch at path before it is applied: lockhog review
+ * compiles what it touches and compares the findings.  Returns why it
+ * cannot be applied, or NULL when every fixed fingerprint went (absent)
+ * or lost a way (updated) and nothing new at warning level came.
+ */
+static char *verify(const char *dir, const char *path, const struct tools *t,
+		    const struct hog_vec *fixed)
+{
+	char exe[PATH_MAX], *json = hog_xasprintf("%s.review.json", path), *out = NULL;
+	char *argv[] = { exe, "review", "--kernel", (char *)dir, "--format", "json",
+			 "--fail-on", "warning", "--plugin", t->plugin, "--rules", t->rules,
+			 "--out", json, (char *)path, NULL };
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *why = NULL;
+	json_error_t je;
+	json_t *root;
+	size_t i, k;
+	int rc;
+
+	if (n <= 0)
+		return hog_xstrdup("cannot find the lockhog executable to run lockhog review");
+	exe[n] = 0;
+	rc = run_cmd(argv, NULL, &out, 1);
+	if (rc != 0 && rc != 1) {
+		char *end = out ? out + strlen(out) : NULL, *line;
+
+		while (end && end > out && end[-1] == '\n')
+			*--end = 0;
+		line = out ? strrchr(out, '\n') : NULL;
+		why = hog_xasprintf("lockhog review cannot check it: %s",
+				    line ? line + 1 : out && *out ? out : "it failed");
+		goto done;
+	}
+	if (rc == 1) {
+		why = hog_xasprintf("it makes lockhog report something new (lockhog review --kernel %s PATCH)",
+				    dir);
+		goto done;
+	}
+	root = json_load_file(json, 0, &je);
+	if (!root || !json_is_array(root)) {
+		why = hog_xasprintf("lockhog review wrote no findings (%s)", je.text);
+		goto done;
+	}
+	for (k = 0; k < fixed->n && !why; k++) {
+		const char *fp = fixed->v[k], *state = "unchanged";
+		json_t *it;
+
+		json_array_foreach(root, i, it) {
+			const char *f = json_string_value(json_object_get(it, "fingerprint"));
+
+			if (f && !strcmp(f, fp))
+				state = json_string_value(json_object_get(it, "baseline"));
+		}
+		if (!state || (strcmp(state, "absent") && strcmp(state, "updated")))
+			why = hog_xasprintf("finding %s is %s after it: it does not remove what it says it fixes",
+					    fp, state ? state : "unknown");
+	}
+	json_decref(root);
+done:
+	unlink(json);
+	free(json);
+	free(out);
+	return why;
+}
+
 static int apply_patch(const char *dir, const char *patch, int dry)
 {
 	char *argv[] = { "patch", "-p1", "-s", "--batch", "--forward", "--no-backup-if-mismatch",
@@ -205,7 +275,7 @@ int cmd_fix(int argc, char **argv)
 	struct objset objs = { 0 };
 	struct hog_strtab *strs;
 	struct hog_prog *prog;
-	struct hog_vec xforms = { 0 }, targets = { 0 }, copied = { 0 };
+	struct hog_vec xforms = { 0 }, targets = { 0 }, copied = { 0 }, fixed = { 0 };
 	struct hog_buf patch = { 0 };
 	char *cocci = cocci_dir(), *scratch;
 	int skipped;
@@ -234,8 +304,9 @@ int cmd_fix(int argc, char **argv)
 		case 'h':
 			fputs("usage: lockhog fix --kernel DIR [--out FILE] [--apply] [PATH...]\n"
 			      "  Writes a patch that restructures what lockhog scan finds in PATHs,\n"
-			      "  each hunk group naming the findings it fixes.  --apply applies it,\n"
-			      "  all or nothing.\n", stdout);
+			      "  each hunk group naming the findings it fixes.  --apply checks it\n"
+			      "  with lockhog review (it must build, remove what it fixes and add\n"
+			      "  nothing) and applies it, all or nothing.\n", stdout);
 			return 0;
 		default:
 			return EXIT_ERROR;
@@ -354,6 +425,7 @@ int cmd_fix(int argc, char **argv)
 
 			hog_buf_printf(&patch, "lockhog: fixes %s: %s [%s]\n", f->fingerprint, m,
 				       hog_finding_option(f));
+			hog_vec_push(&fixed, (void *)f->fingerprint);
 			free(m);
 			nfixed++;
 		}
@@ -386,18 +458,27 @@ next:
 		return 0;
 	}
 	if (apply) {
-		char *p = hog_xasprintf("%s/.lockhog-fix.patch", dir);
+		char ptmpl[] = "/tmp/lockhog-fix.XXXXXX", *p, *why;
 
+		if (!mkdtemp(ptmpl))
+			die("cannot make a scratch directory: %s", strerror(errno));
+		p = hog_xasprintf("%s/fix.patch", ptmpl);
 		if (hog_write_file_atomic(p, patch.s, patch.len))
 			die("%s: %s", p, strerror(errno));
-		/* all or nothing: a dry run of the whole patch first */
-		if (apply_patch(dir, p, 1)) {
+		/* all or nothing: a dry run of the whole patch, then its review */
+		why = apply_patch(dir, p, 1) ? hog_xstrdup("it does not apply to the tree as it is now")
+					     : verify(dir, p, &t, &fixed);
+		if (why) {
 			unlink(p);
-			die("%s: the fix does not apply to the tree as it is now; nothing changed", dir);
+			rmdir(ptmpl);
+			die("%s: not applying the fix: %s; nothing changed", dir, why);
 		}
+		fprintf(stderr, "lockhog: verified: lockhog review finds the %d fixed findings gone or with fewer ways, nothing new\n",
+			fixed.n);
 		if (apply_patch(dir, p, 0))
 			die("%s: applying the fix failed after a clean dry run; see %s", dir, p);
 		unlink(p);
+		rmdir(ptmpl);
 		fprintf(stderr, "lockhog: applied fixes for %d findings to %s\n", nfixed, dir);
 	}
 	if (out || !apply)

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # lockhog fix on the real 6.1 tree (scanned by tests/integration): the
 # patch it writes names the findings it fixes and applies to the
-# pristine files; the tree itself is left alone without --apply.
+# pristine files; the tree itself is left alone without --apply.  On a
+# copy of the tree, --apply verifies the patch with lockhog review and
+# applies it, and refuses, changing nothing, a fix that does not build.
 set -u
 cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0
-echo "1..5"
+echo "1..9"
 res() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 before=$(md5sum "$KDIR/mm/memcontrol.c")
 $LOCKHOG fix --kernel "$KDIR" mm/memcontrol.c >$T/fix.patch 2>$T/err
@@ -22,3 +24,21 @@ patch -d $T/tree -p1 -s --dry-run -i $T/fix.patch >$T/patch.err 2>&1
 res $? "the patch applies to the pristine file"
 [ "$before" = "$(md5sum "$KDIR/mm/memcontrol.c")" ]
 res $? "the tree is untouched without --apply"
+
+# --apply, on a copy: verified, then applied
+cp -a "$KDIR" $T/copy
+$LOCKHOG fix --kernel $T/copy --apply mm/memcontrol.c >$T/apply.out 2>$T/apply.err
+res $? "lockhog fix --apply runs on a copy of the tree"
+grep -q "^lockhog: verified: lockhog review finds the [0-9]* fixed findings gone" $T/apply.err &&
+	grep -q "^static void drain_stock_detach(" $T/copy/mm/memcontrol.c
+res $? "--apply verifies the fix with lockhog review, then applies it"
+# a transformation whose output does not build: refused, nothing changed
+cp "$KDIR/mm/memcontrol.c" $T/copy/mm/memcontrol.c
+sum=$(md5sum <$T/copy/mm/memcontrol.c)
+cp -r cocci $T/badcocci
+sed -i 's/^+ Hrel(&rec);$/+ Hrel(rec);/' $T/badcocci/lock_release_helper.cocci
+LOCKHOG_COCCI=$T/badcocci $LOCKHOG fix --kernel $T/copy --apply mm/memcontrol.c >$T/bad.out 2>$T/bad.err
+[ $? = 2 ] && grep -q "not applying the fix: lockhog review cannot check it: .*breaks the build.*nothing changed" $T/bad.err
+res $? "--apply refuses a fix that does not build, exit 2"
+[ "$sum" = "$(md5sum <$T/copy/mm/memcontrol.c)" ] && ! ls $T/copy/*.rej $T/copy/mm/*.rej $T/copy/mm/*.orig >/dev/null 2>&1
+res $? "the refused fix leaves the tree as it was"
