@@ -37,15 +37,6 @@ struct xform {
 	struct hog_vec findings;	/* const struct hog_finding * */
 };
 
-/* A command's standard output; its standard error is not wanted here. */
-static char *run_capture(char *const argv[], const char *cwd, int *rc)
-{
-	char *out = NULL;
-
-	*rc = run_cmd(argv, cwd, &out, 0);
-	return out;
-}
-
 static char *cocci_dir(void)
 {
 	char buf[PATH_MAX], *d = getenv("LOCKHOG_COCCI");
@@ -132,44 +123,22 @@ static void copy_file(const char *from, const char *to)
 	free(text);
 }
 
-/* Rewrites spatch's diff header to the tree's a/ b/ paths. */
-static char *relabel(const char *diff, const char *file)
-{
-	struct hog_buf b = { 0 };
-	const char *p = diff;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t l = nl ? (size_t)(nl - p + 1) : strlen(p);
-
-		if (!strncmp(p, "--- ", 4))
-			hog_buf_printf(&b, "diff -u -p a/%s b/%s\n--- a/%s\n", file, file, file);
-		else if (!strncmp(p, "+++ ", 4))
-			hog_buf_printf(&b, "+++ b/%s\n", file);
-		else if (!strncmp(p, "diff ", 5))
-			;	/* spatch's own "diff -u -p" line names scratch paths */
-		else
-			hog_buf_addn(&b, p, l);
-		p += l;
-	}
-	return b.s ? b.s : hog_xstrdup("");
-}
-
 /*
- * Kernel-style whitespace for the lines spatch adds (cocci/tidy.py):
- * spatch 1.1 prints "for(a;b;c)" and "...){" in code it adds.
+ * Kernel-style whitespace for the lines spatch adds, and a/ b/ file names
+ * (cocci/tidy.py --paths): spatch 1.1 prints "for(a;b;c)" and "...){" in
+ * code it adds, and names its temporary output file.
  */
 static char *tidy(const char *scratch, const char *cocci, const char *diff)
 {
 	char *raw = hog_xasprintf("%s/raw.diff", scratch);
 	char *py = hog_xasprintf("%s/tidy.py", cocci);
-	char *argv[] = { "python3", py, raw, NULL };
-	char *out;
+	char *argv[] = { "python3", py, "--paths", raw, NULL };
+	char *out = NULL;
 	int rc;
 
 	if (hog_write_file_atomic(raw, diff, strlen(diff)))
 		die("%s: %s", raw, strerror(errno));
-	out = run_capture(argv, NULL, &rc);
+	rc = run_cmd(argv, NULL, &out, 0);
 	if (rc)
 		die("%s failed on spatch's output (%s)", py, raw);
 	free(raw);
@@ -241,17 +210,6 @@ done:
 	free(json);
 	free(out);
 	return why;
-}
-
-static int apply_patch(const char *dir, const char *patch, int dry)
-{
-	char *argv[] = { "patch", "-p1", "-s", "--batch", "--forward", "--no-backup-if-mismatch",
-			 "-r", "-", dry ? "--dry-run" : "-s", "-i", (char *)patch, NULL };
-	int rc;
-	char *out = run_capture(argv, dir, &rc);
-
-	free(out);
-	return rc;
 }
 
 static const struct option fix_opts[] = {
@@ -375,16 +333,18 @@ int cmd_fix(int argc, char **argv)
 		char *work = hog_xasprintf("%s/%s", scratch, x->file);
 		char *sp = hog_xasprintf("%s/%s", cocci, x->cocci);
 		char *fn = hog_xasprintf("fn=%s", x->fn);
-		char *argv2[16], *diff, *lab, *one, *tidied;
+		char *argv2[16], *diff = NULL, *lab, *one;
 		int a = 0, rc;
 
 		/* transformations of one file build on each other */
 		if (!seen(&copied, x->file)) {
-			char *mk = hog_xasprintf("mkdir -p \"$(dirname '%s')\"", work);
+			char *wdir = hog_xstrdup(work);
+			char *mk[] = { "mkdir", "-p", wdir, NULL };
 
-			if (system(mk))
-				die("cannot make %s", work);
-			free(mk);
+			*strrchr(wdir, '/') = 0;
+			if (run_cmd(mk, NULL, NULL, 0))
+				die("cannot make %s", wdir);
+			free(wdir);
 			copy_file(src, work);
 		}
 		argv2[a++] = "spatch";
@@ -401,9 +361,9 @@ int cmd_fix(int argc, char **argv)
 			argv2[a++] = "-D";
 			argv2[a++] = "nocond";
 		}
-		argv2[a++] = work;
+		argv2[a++] = (char *)x->file;	/* relative: tidy.py names it a/FILE */
 		argv2[a] = NULL;
-		diff = run_capture(argv2, NULL, &rc);
+		rc = run_cmd(argv2, scratch, &diff, 0);
 		if (rc || !strstr(diff, "\n@@")) {
 			for (j = 0; j < x->findings.n; j++) {
 				const struct hog_finding *f = x->findings.v[j];
@@ -416,9 +376,7 @@ int cmd_fix(int argc, char **argv)
 			free(diff);
 			goto next;
 		}
-		tidied = tidy(scratch, cocci, diff);
-		lab = relabel(tidied, x->file);
-		free(tidied);
+		lab = tidy(scratch, cocci, diff);
 		for (j = 0; j < x->findings.n; j++) {
 			const struct hog_finding *f = x->findings.v[j];
 			char *m = hog_finding_message(f, NULL);
@@ -434,7 +392,7 @@ int cmd_fix(int argc, char **argv)
 		hog_buf_add(&patch, lab);
 		/* apply it to the scratch copy so that the next one builds on it */
 		one = hog_xasprintf("%s/one.patch", scratch);
-		if (hog_write_file_atomic(one, lab, strlen(lab)) || apply_patch(scratch, one, 0))
+		if (hog_write_file_atomic(one, lab, strlen(lab)) || patch_tree(scratch, one, 0, NULL))
 			die("%s: spatch's patch for %s() does not apply to its own input", x->file,
 			    x->fn);
 		free(one);
@@ -448,9 +406,8 @@ next:
 	}
 	{
 		char *argv3[] = { "rm", "-rf", scratch, NULL };
-		int rc;
 
-		free(run_capture(argv3, NULL, &rc));
+		run_cmd(argv3, NULL, NULL, 0);
 	}
 	if (!patch.len) {
 		fprintf(stderr, "lockhog: nothing to fix (%d findings, none with a safe transformation)\n",
@@ -466,7 +423,7 @@ next:
 		if (hog_write_file_atomic(p, patch.s, patch.len))
 			die("%s: %s", p, strerror(errno));
 		/* all or nothing: a dry run of the whole patch, then its review */
-		why = apply_patch(dir, p, 1) ? hog_xstrdup("it does not apply to the tree as it is now")
+		why = patch_tree(dir, p, 1, NULL) ? hog_xstrdup("it does not apply to the tree as it is now")
 					     : verify(dir, p, &t, &fixed);
 		if (why) {
 			unlink(p);
@@ -475,7 +432,7 @@ next:
 		}
 		fprintf(stderr, "lockhog: verified: lockhog review finds the %d fixed findings gone or with fewer ways, nothing new\n",
 			fixed.n);
-		if (apply_patch(dir, p, 0))
+		if (patch_tree(dir, p, 0, NULL))
 			die("%s: applying the fix failed after a clean dry run; see %s", dir, p);
 		unlink(p);
 		rmdir(ptmpl);

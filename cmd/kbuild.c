@@ -126,6 +126,14 @@ int run_cmd(char *const argv[], const char *cwd, char **out, int with_stderr)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+int patch_tree(const char *dir, const char *patch, int dry, char **out)
+{
+	char *argv[] = { "patch", "-p1", "-s", "--batch", "--forward", "--no-backup-if-mismatch",
+			 "-r", "-", "-i", (char *)patch, dry ? "--dry-run" : NULL, NULL };
+
+	return run_cmd(argv, dir, out, 1);
+}
+
 /* The last line of the log that says what went wrong. */
 static char *log_error(const char *log)
 {

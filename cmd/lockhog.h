@@ -55,6 +55,8 @@ void kbuild_configure(struct kbuild *k);
 void kbuild_build(struct kbuild *k, const char *const *targets, int n);
 /* Runs argv in cwd; its output (and standard error if asked) in *out. */
 int run_cmd(char *const argv[], const char *cwd, char **out, int with_stderr);
+/* patch -p1 of the file patch in dir, all or nothing (--dry-run if dry); patch's messages in *out. */
+int patch_tree(const char *dir, const char *patch, int dry, char **out);
 /* "mm" -> "mm/", "mm/x.c" -> "mm/x.o"; dies if it is not in the tree. */
 char *kbuild_target(const char *dir, const char *path, int *is_dir);
 

@@ -220,11 +220,9 @@ static char *first_line(const char *s)
 
 static void apply(struct review *r, const char *patch, const char *name)
 {
-	char *argv[] = { "patch", "-p1", "-s", "--batch", "--forward", "--no-backup-if-mismatch",
-			 "-r", "-", "-i", (char *)patch, NULL };
 	char *out = NULL;
 
-	if (run_cmd(argv, r->after, &out, 1))
+	if (patch_tree(r->after, patch, 0, &out))
 		die("%s does not apply to %s: %s", name, r->dir, first_line(out));
 	free(out);
 }
