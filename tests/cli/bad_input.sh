@@ -9,7 +9,7 @@ trap 'rm -rf "$T"' EXIT
 PLUGIN=$PWD/build/lockhog.so
 RULES=$PWD/rules/kernel.rules
 CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
-n=0
+. tests/tap.sh
 echo "1..17"
 t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
 	local name=$1 want=$2 re=$3 rc lines
@@ -18,11 +18,10 @@ t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matchin
 	rc=$?
 	# progress lines ("configuring ...") may come first; one error ends it
 	lines=$(grep -vc ': configuring (' "$T/err")
-	n=$((n + 1))
 	if [ "$rc" = "$want" ] && [ "$lines" = 1 ] && tail -1 "$T/err" | grep -qE "$re"; then
-		echo "ok $n - $name"
+		ok "$name"
 	else
-		echo "not ok $n - $name (exit $rc, $lines lines: $(head -c 200 "$T/err"))"
+		notok "$name (exit $rc, $lines lines: $(head -c 200 "$T/err"))"
 	fi
 }
 
@@ -51,77 +50,68 @@ sed 's/^B 2 /B 9 /' $T/sec >$T/sec.bad
 objcopy --update-section .lockhog=$T/sec.bad $T/good.o $T/bad.o
 $LOCKHOG report $T/good.o $T/bad.o >$T/out 2>$T/err
 rc=$?
-n=$((n + 1))
 if [ $rc = 0 ] && grep -q "bad.o: bad .lockhog section: line" $T/err && grep -q "warning:" $T/out; then
-	echo "ok $n - corrupt section skipped with a warning"
+	ok "corrupt section skipped with a warning"
 else
-	echo "not ok $n - corrupt section skipped with a warning (exit $rc)"
+	notok "corrupt section skipped with a warning (exit $rc)"
 fi
 
 # --out never leaves a half-written file
-n=$((n + 1))
 if ! $LOCKHOG report --out $T/no/such/dir/r.txt $T/good.o 2>$T/err && [ ! -e $T/no ]; then
-	echo "ok $n - unwritable --out fails cleanly"
+	ok "unwritable --out fails cleanly"
 else
-	echo "not ok $n - unwritable --out fails cleanly"
+	notok "unwritable --out fails cleanly"
 fi
-n=$((n + 1))
 $LOCKHOG report --format json --out $T/r.json $T/good.o 2>/dev/null
 if /usr/bin/python3 -c "import json,sys; json.load(open(sys.argv[1]))" $T/r.json && \
    [ -z "$(ls $T | grep '\.tmp\.')" ]; then
-	echo "ok $n - --out writes whole JSON and no temporary file"
+	ok "--out writes whole JSON and no temporary file"
 else
-	echo "not ok $n - --out writes whole JSON and no temporary file"
+	notok "--out writes whole JSON and no temporary file"
 fi
 
 # the plugin: bad options and rules turn it off with a note, the build goes on
-n=$((n + 1))
 if gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$T/bad.rules \
 	-Itests/fixtures/include tests/fixtures/call-direct.c -o $T/p1.o 2>$T/err &&
    grep -q "note: lockhog: $T/bad.rules:1: unknown lock op 'grab'; plugin disabled" $T/err && [ -s $T/p1.o ]; then
-	echo "ok $n - plugin with a bad rules file: note, object built"
+	ok "plugin with a bad rules file: note, object built"
 else
-	echo "not ok $n - plugin with a bad rules file: note, object built"
+	notok "plugin with a bad rules file: note, object built"
 fi
-n=$((n + 1))
 if $CC -fplugin-arg-lockhog-colour=red tests/fixtures/call-direct.c -o $T/p2.o 2>$T/err &&
    grep -q "unknown option" $T/err && [ -s $T/p2.o ]; then
-	echo "ok $n - plugin with an unknown option: note, object built"
+	ok "plugin with an unknown option: note, object built"
 else
-	echo "not ok $n - plugin with an unknown option: note, object built"
+	notok "plugin with an unknown option: note, object built"
 fi
-n=$((n + 1))
 if $CC -Werror tests/fixtures/call-direct.c -o $T/p3.o 2>$T/err &&
    grep -q "warning: .*\[-Wlockhog-call\]" $T/err && [ -s $T/p3.o ]; then
-	echo "ok $n - findings stay warnings under -Werror"
+	ok "findings stay warnings under -Werror"
 else
-	echo "not ok $n - findings stay warnings under -Werror"
+	notok "findings stay warnings under -Werror"
 fi
-n=$((n + 1))
 if $CC -fplugin-arg-lockhog-diag=none tests/fixtures/call-direct.c -o $T/p4.o 2>$T/err &&
    [ ! -s $T/err ] && $LOCKHOG dump $T/p4.o | head -1 | grep -q "^lockhog-ir 1$"; then
-	echo "ok $n - diag=none is silent and still stores the IR"
+	ok "diag=none is silent and still stores the IR"
 else
-	echo "not ok $n - diag=none is silent and still stores the IR"
+	notok "diag=none is silent and still stores the IR"
 fi
 
 # the section is kept by ld -r (built-in.a, vmlinux.o) and dropped from
 # final links without orphan warnings (vmlinux links with --orphan-handling)
-n=$((n + 1))
 printf 'int f(int x) { return x + 1; }\nint main(void) { return f(0); }\n' >$T/m.c
 if $CC $T/m.c -o $T/m.o 2>/dev/null && ld -r $T/m.o -o $T/mr.o &&
    readelf -S $T/mr.o | grep -q '\.lockhog' &&
    gcc $T/m.o -o $T/m -Wl,--orphan-handling=warn 2>$T/err && ! grep -q lockhog $T/err &&
    ! readelf -S $T/m | grep -q '\.lockhog'; then
-	echo "ok $n - section survives ld -r, leaves final links quietly"
+	ok "section survives ld -r, leaves final links quietly"
 else
-	echo "not ok $n - section survives ld -r, leaves final links quietly"
+	notok "section survives ld -r, leaves final links quietly"
 fi
-n=$((n + 1))
 if $CC -fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-json=$T/u.json \
 	tests/fixtures/call-direct.c -o $T/p5.o 2>/dev/null &&
    /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[0]['callee'] == 'css_put'" $T/u.json; then
-	echo "ok $n - the plugin writes the unit's findings as JSON"
+	ok "the plugin writes the unit's findings as JSON"
 else
-	echo "not ok $n - the plugin writes the unit's findings as JSON"
+	notok "the plugin writes the unit's findings as JSON"
 fi

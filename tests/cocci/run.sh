@@ -19,10 +19,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 OUT=${COCCI_TEST_OUT:-$ROOT/build/tests/cocci}
 mkdir -p "$OUT"
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' "$2" | head -30; return 0; }
+. tests/tap.sh
 check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
 args_of() { sed -n 's|^// SPATCH-ARGS: ||p' "$1"; }
 # Patch mode as lockhog uses it: spatch's diff, tidied by cocci/tidy.py,

@@ -8,9 +8,7 @@ cd "$(dirname "$0")/../.."
 T=build/tests/scan_mm
 mkdir -p $T
 echo "1..15"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+. tests/tap.sh
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 
 if $LOCKHOG scan --kernel "$KDIR" -j "$(nproc)" --format json --out $T/mm.json mm/ 2>$T/scan.err; then

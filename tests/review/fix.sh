@@ -9,9 +9,8 @@ set -u
 cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-n=0
 echo "1..9"
-res() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. tests/tap.sh
 before=$(md5sum "$KDIR/mm/memcontrol.c")
 $LOCKHOG fix --kernel "$KDIR" mm/memcontrol.c >$T/fix.patch 2>$T/err
 res $? "lockhog fix runs"

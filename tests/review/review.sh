@@ -7,9 +7,8 @@ cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MK="/usr/bin/python3 tests/review/mkpatch.py $KDIR"
-n=0
 echo "1..18"
-res() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. tests/tap.sh
 # review NAME WANT-EXIT REGEX PATCH...
 review() {
 	local name=$1 want=$2 re=$3 rc

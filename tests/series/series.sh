@@ -20,9 +20,8 @@ ROOT=$PWD
 LOCKHOG=${LOCKHOG:-$ROOT/build/lockhog}
 OUT=$ROOT/build/tests/series
 mkdir -p "$OUT"
-n=0
 echo "1..11"
-res() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; [ -n "${3:-}" ] && tail -n 25 "$3" | sed 's/^/# /'; fi; return 0; }
+. tests/tap.sh
 
 # 1-2. make kernel-patches
 scripts/kernel-patches.sh >"$OUT/kernel-patches.log" 2>&1
