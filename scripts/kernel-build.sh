@@ -58,15 +58,7 @@ SERIES_DIR=$(abspath "$SERIES_DIR")
 for t in python3 patch sparse make gcc; do
 	command -v $t >/dev/null || fail "$t not installed (make deps)"
 done
-[ -f "$SERIES_DIR/series" ] || fail "$SERIES_DIR/series missing"
-
-PATCHES=()
-while read -r p _; do
-	case $p in '' | '#'*) continue ;; esac
-	[ -f "$SERIES_DIR/$p" ] || fail "series names $p, which is not in $SERIES_DIR"
-	PATCHES+=("$p")
-done <"$SERIES_DIR/series"
-[ ${#PATCHES[@]} -gt 0 ] || fail "the series is empty"
+. "$ROOT/scripts/series.sh"
 
 # objects of the .c files the series touches: these get sparse
 OBJS=$(cat "${PATCHES[@]/#/$SERIES_DIR/}" |

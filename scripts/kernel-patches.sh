@@ -52,15 +52,7 @@ fail() {
 }
 
 command -v patch >/dev/null || fail "patch not installed (make deps)"
-[ -f "$SERIES_DIR/series" ] || fail "$SERIES_DIR/series missing"
-
-PATCHES=()
-while read -r p _; do
-	case $p in '' | '#'*) continue ;; esac
-	[ -f "$SERIES_DIR/$p" ] || fail "series names $p, which is not in $SERIES_DIR"
-	PATCHES+=("$p")
-done <"$SERIES_DIR/series"
-[ ${#PATCHES[@]} -gt 0 ] || fail "the series is empty"
+. "$ROOT/scripts/series.sh"
 
 # The description ends where the diff begins.
 diff_start() {
