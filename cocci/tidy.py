@@ -22,6 +22,7 @@ Lines that are not added ('-' and context lines) are never changed, so
 the output applies wherever the input did.
 """
 import re
+import itertools
 import sys
 
 CTRL = ("for", "if", "while", "switch")
@@ -71,7 +72,7 @@ def space_ctrl(line):
 
 
 def header_starts_at_col0(body, k):
-    """Whether the statement line body[k] ends started at column 0: the
+    """Whether the statement that line body[k] ends began at column 0: the
     header of a function definition, not a control statement."""
     while k >= 0:
         text = body[k]
@@ -99,25 +100,18 @@ def tidy_added(lines):
 def tidy_hunk(body):
     """body: the lines of one hunk, each with its ' ', '-' or '+'."""
     res = []
-    i = 0
-    while i < len(body):
-        if not body[i].startswith("+"):
-            res.append(body[i])
-            i += 1
-            continue
-        j = i
-        while j < len(body) and body[j].startswith("+"):
-            j += 1
-        res.extend("+" + t for t in tidy_added([b[1:] for b in body[i:j]]))
-        i = j
+    for added, run in itertools.groupby(body, key=lambda b: b.startswith("+")):
+        if added:
+            res.extend("+" + t for t in tidy_added([b[1:] for b in run]))
+        else:
+            res.extend(run)
     # A blank added line next to another blank line, old or new, goes.
     out = []
     for k, line in enumerate(res):
         if line == "+":
             prev = next((x for x in reversed(out) if not x.startswith("-")), None)
             nxt = next((x for x in res[k + 1:] if not x.startswith("-")), None)
-            if prev in ("+", " ", "") or (prev is not None and prev.startswith("@@")) \
-                    or nxt in (" ", ""):
+            if prev in ("+", " ", "") or nxt in (" ", ""):
                 continue
         out.append(line)
     return out
