@@ -552,17 +552,14 @@ def trivial(g):
             g.isupper() or g.startswith("__builtin"))
 
 def g_ok(g):
-    """The callees worth a match: cuts the search on big files."""
+    """The callees worth a match (also a constraint of the match itself,
+    which cuts the search on big files)."""
     if FN is None:
         return g in COSTS and COSTS[g][0] not in ("sleep", "fault")
     return not trivial(g)
 
 def wanted(g, p):
-    if p[0].current_element != FN and FN is not None:
-        return False
-    if FN is None:
-        return g in COSTS and COSTS[g][0] not in ("sleep", "fault")
-    return not trivial(g)
+    return (FN is None or p[0].current_element == FN) and g_ok(g)
 
 loopcalls = {}   # (file, function) -> {call key: (callee, lock key, stmt text)}
 regions = {}     # lock key -> (lk, L text, args text, unlocks {key: text})
