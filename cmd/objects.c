@@ -16,11 +16,45 @@
 #include <gelf.h>
 #include "lockhog.h"
 
+/* The section called name in e, or NULL. */
+static Elf_Scn *find_scn(Elf *e, size_t shstrndx, const char *want)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+static char *scn_copy(const char *path, Elf_Scn *scn, size_t *len, char **err)
+{
+	Elf_Data *d = elf_rawdata(scn, NULL);
+	char *out;
+
+	if (!d || !d->d_buf || !d->d_size) {
+		*err = hog_xasprintf("%s: empty " HOG_IR_SECTION " section", path);
+		return NULL;
+	}
+	out = hog_xmalloc(d->d_size + 1);
+	memcpy(out, d->d_buf, d->d_size);
+	out[d->d_size] = 0;
+	*len = d->d_size;
+	return out;
+}
+
 char *object_section(const char *path, size_t *len, char **err)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *e;
-	Elf_Scn *scn = NULL;
+	Elf_Scn *scn;
 	size_t shstrndx;
 	char *out = NULL;
 
@@ -43,27 +77,10 @@ char *object_section(const char *path, size_t *len, char **err)
 		*err = hog_xasprintf("%s: %s", path, elf_errmsg(-1));
 		goto out;
 	}
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".lockhog"))
-			continue;
-		d = elf_rawdata(scn, NULL);
-		if (!d || !d->d_buf) {
-			*err = hog_xasprintf("%s: empty .lockhog section", path);
-			break;
-		}
-		out = hog_xmalloc(d->d_size + 1);
-		memcpy(out, d->d_buf, d->d_size);
-		out[d->d_size] = 0;
-		*len = d->d_size;
-		break;
-	}
+	if ((scn = find_scn(e, shstrndx, HOG_IR_SECTION)))
+		out = scn_copy(path, scn, len, err);
+	else if (find_scn(e, shstrndx, HOG_IR_OLD_SECTION))
+		*err = hog_xasprintf("%s: built by an older lockhog (lockhog-ir 1); rebuild it", path);
 out:
 	if (e)
 		elf_end(e);
@@ -134,18 +151,67 @@ void objset_add(struct objset *s, const char *path)
 	qsort(s->paths.v + start, s->paths.n - start, sizeof(void *), cmp_str);
 }
 
+/*
+ * A composite object (vmlinux.o, a module made with ld -r) repeats the
+ * payloads of the objects it was linked from: a payload seen before, byte
+ * for byte, is the same unit and is read once.
+ */
+static int seen_before(struct hog_map *seen, struct hog_strtab *strs, const char *pl,
+		       size_t len)
+{
+	char key[17];
+	unsigned long long h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)pl[i]) * 1099511628211ULL;
+	snprintf(key, sizeof(key), "%016llx", h ^ len);
+	if (hog_map_get(seen, hog_intern(strs, key)))
+		return 1;
+	hog_map_put(seen, hog_intern(strs, key), (void *)1);
+	return 0;
+}
+
+/* Every payload of one object's section; returns the units added, -1 on a bad one. */
+static int load_section(const char *p, const char *text, size_t len, struct hog_prog *prog,
+			struct hog_strtab *strs, struct hog_map *seen)
+{
+	size_t off = 0, pllen;
+	const char *pl;
+	int n = 0;
+
+	while (hog_section_next(text, len, &off, &pl, &pllen)) {
+		char *perr = NULL;
+		struct hog_module *m;
+
+		if (seen_before(seen, strs, pl, pllen))
+			continue;
+		m = hog_module_read(strs, pl, pllen, &perr);
+		if (!m) {
+			warnx_("%s: bad " HOG_IR_SECTION " section (payload at byte %zu): %s", p,
+			       (size_t)(pl - text), perr);
+			free(perr);
+			return -1;
+		}
+		hog_prog_add_module(prog, m);
+		n++;
+	}
+	return n;
+}
+
 int objset_load(struct objset *s, struct hog_prog *prog, struct hog_strtab *strs,
 		int *skipped)
 {
-	int i, n = 0;
+	struct hog_map *seen = hog_map_new();
+	int i, n = 0, got = 0;
 
 	*skipped = 0;
 	for (i = 0; i < s->paths.n; i++) {
 		const char *p = s->paths.v[i];
 		size_t len = 0;
-		char *err = NULL, *perr = NULL;
+		char *err = NULL;
 		char *text = object_section(p, &len, &err);
-		struct hog_module *m;
+		int k;
 
 		if (!text) {
 			if (err && !strstr(err, "not an ELF"))
@@ -154,16 +220,13 @@ int objset_load(struct objset *s, struct hog_prog *prog, struct hog_strtab *strs
 			(*skipped)++;
 			continue;
 		}
-		m = hog_module_read(strs, text, len, &perr);
+		k = load_section(p, text, len, prog, strs, seen);
 		free(text);
-		if (!m) {
-			warnx_("%s: bad .lockhog section: %s", p, perr);
-			free(perr);
+		if (k < 0)
 			(*skipped)++;
-			continue;
-		}
-		hog_prog_add_module(prog, m);
-		n++;
+		else
+			n += k, got++;
 	}
-	return n;
+	hog_map_free(seen);
+	return got ? n : 0;
 }

@@ -2,10 +2,11 @@
 /*
  * Building, writing and reading the intermediate form.
  *
- * The text form is line based so that a section can be inspected with
- * "objcopy -O binary --only-section=.lockhog x.o /dev/stdout":
+ * The text form is line based so that a section can be read with
+ * "lockhog dump x.o" or "readelf -p .note.lockhog x.o".  docs/ir.md
+ * specifies it; in short:
  *
- *   lockhog-ir 1
+ *   lockhog-ir 2
  *   T mm/memcontrol.c
  *   F name static file line nvars nparams param...
  *   V var name                    source name of a variable
@@ -15,6 +16,8 @@
  *   L header line col bound shape nblocks block...
  *
  * Values: ? unknown, #N constant, vN variable, &EXPR address.
+ * A payload ends with a NUL byte, so that payloads concatenated by ld -r
+ * can be told apart.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,6 +398,7 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 			hog_buf_add(b, "\n");
 		}
 	}
+	hog_buf_addn(b, "", 1);
 }
 
 /* ---- reader ---- */
@@ -722,17 +726,64 @@ static int rd_loop(struct rd *r, struct hog_func *f)
 	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
 }
 
+/* The first line: this version's magic, or a clear word about another one. */
+static int rd_magic(struct rd *r, const char *le)
+{
+	static const char pre[] = "lockhog-ir ";
+	size_t n = le - r->p, pl = sizeof(pre) - 1;
+	long v;
+	char *end;
+
+	if (n == strlen(HOG_IR_MAGIC) && !memcmp(r->p, HOG_IR_MAGIC, n))
+		return 0;
+	if (n > pl && n < pl + 6 && !memcmp(r->p, pre, pl)) {
+		v = strtol(r->p + pl, &end, 10);
+		if (end == le && v > 0 && v != HOG_IR_VERSION) {
+			r->err = hog_xasprintf("built by %s lockhog (lockhog-ir %ld, this one reads %d); rebuild it",
+					       v < HOG_IR_VERSION ? "an older" : "a newer", v,
+					       HOG_IR_VERSION);
+			return -1;
+		}
+	}
+	return rd_fail(r, "not a " HOG_IR_MAGIC " payload");
+}
+
+int hog_section_next(const char *data, size_t len, size_t *off,
+		     const char **pl, size_t *pllen)
+{
+	const char *nul;
+	size_t o = *off;
+
+	while (o < len && data[o] == '\0')
+		o++;
+	if (o >= len) {
+		*off = len;
+		return 0;
+	}
+	nul = memchr(data + o, '\0', len - o);
+	*pl = data + o;
+	*pllen = nul ? (size_t)(nul - (data + o)) : len - o;
+	*off = o + *pllen;
+	return 1;
+}
+
 struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
 				   size_t len, char **err)
 {
 	struct rd r = { 0 };
 	struct hog_vec blocks = { 0 };
 	struct hog_func *f = NULL;
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = text + len, *nul;
 	int ok = 0, i;
 
 	r.m = hog_module_new(strs, NULL);
-	while (p < end) {
+	if ((nul = memchr(text, '\0', len))) {
+		end = nul;
+		while (++nul < text + len)
+			if (*nul && !r.err)
+				r.err = hog_xstrdup("more than one payload: read the section with hog_section_next()");
+	}
+	while (p < end && !r.err) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end;
 
@@ -741,11 +792,8 @@ struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
 		r.end = le;
 		p = nl ? nl + 1 : end;
 		if (r.lineno == 1) {
-			if ((size_t)(le - r.p) != strlen(HOG_IR_MAGIC) ||
-			    memcmp(r.p, HOG_IR_MAGIC, le - r.p)) {
-				rd_fail(&r, "not a lockhog-ir 1 payload");
+			if (rd_magic(&r, le))
 				break;
-			}
 			ok = 1;
 			continue;
 		}

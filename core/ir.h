@@ -178,14 +178,29 @@ void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
 int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err);
 
 /*
- * Text form, the payload of the .lockhog section.  hog_module_write
- * appends to buf; hog_module_read parses one payload and returns NULL
- * with a message in *err ("line N: ...") on malformed input.
+ * Text form, the payload of the .note.lockhog section (docs/ir.md).
+ * hog_module_write appends one payload, NUL-terminated, to buf;
+ * hog_module_read parses one payload and returns NULL with a message in
+ * *err ("line N: ...") on malformed input.  The version in the magic
+ * changes with every change of the format: an object written by another
+ * version is refused with a "rebuild" message, never half-read.
  */
-#define HOG_IR_MAGIC "lockhog-ir 1"
+#define HOG_IR_VERSION 2
+#define HOG_IR_MAGIC "lockhog-ir 2"
+#define HOG_IR_SECTION ".note.lockhog"
+/* the section of lockhog-ir 1, recognised only to say "rebuild" */
+#define HOG_IR_OLD_SECTION ".lockhog"
 void hog_module_write(const struct hog_module *m, struct hog_buf *buf);
 struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
 				   size_t len, char **err);
+/*
+ * ld -r (modules, vmlinux.o) concatenates the sections of its inputs, so
+ * one section holds any number of NUL-terminated payloads with zero
+ * padding between them.  Sets *pl and *pllen to the next payload at or after
+ * *off and advances *off; returns 0 at the end of the section.
+ */
+int hog_section_next(const char *data, size_t len, size_t *off,
+		     const char **pl, size_t *pllen);
 
 #ifdef __cplusplus
 }

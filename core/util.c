@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include "util.h"
 
 void hog_oom(void)
@@ -393,12 +394,78 @@ char *hog_read_file(const char *path, size_t *len)
 	return b.s ? b.s : hog_xstrdup("");
 }
 
-int hog_write_file_atomic(const char *path, const char *data, size_t len)
+static int write_all(int fd, const char *data, size_t len)
 {
-	char *tmp = hog_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	size_t off = 0;
-	int err = 0;
+
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		off += w;
+	}
+	return 0;
+}
+
+/* The file a chain of symlinks ends at (which may not exist yet). */
+static char *follow_links(const char *path)
+{
+	char *p = hog_xstrdup(path);
+	int hops;
+
+	for (hops = 0; hops < 40; hops++) {
+		struct stat st;
+		char target[4096], *slash, *next;
+		ssize_t n;
+
+		/* /proc's fd links (/dev/stdout) name open files, not paths */
+		if (lstat(p, &st) || !S_ISLNK(st.st_mode) || !strncmp(p, "/proc/", 6))
+			return p;
+		n = readlink(p, target, sizeof(target) - 1);
+		if (n < 0)
+			break;
+		target[n] = 0;
+		slash = strrchr(p, '/');
+		if (target[0] == '/' || !slash)
+			next = hog_xstrdup(target);
+		else
+			next = hog_xasprintf("%.*s/%s", (int)(slash - p), p, target);
+		free(p);
+		p = next;
+	}
+	free(p);
+	errno = ELOOP;
+	return NULL;
+}
+
+/*
+ * Anything that exists and is not a regular file is written in place, and
+ * so is a file reached through /proc (/dev/stdout redirected to a file).
+ */
+static int write_in_place(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY), err = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len))
+		err = errno;
+	if (close(fd) && !err && errno != EINVAL)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+static int write_replacing(const char *path, const char *data, size_t len, mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = slash ? hog_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+			  : hog_xasprintf(".%s.XXXXXX", path);
+	int fd = mkstemp(tmp), err = 0;
 
 	if (fd < 0) {
 		err = errno;
@@ -406,17 +473,8 @@ int hog_write_file_atomic(const char *path, const char *data, size_t len)
 		errno = err;
 		return -1;
 	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			err = errno;
-			break;
-		}
-		off += w;
-	}
+	if (fchmod(fd, mode) || write_all(fd, data, len) || fsync(fd))
+		err = errno;
 	if (close(fd) && !err)
 		err = errno;
 	if (!err && rename(tmp, path))
@@ -426,4 +484,32 @@ int hog_write_file_atomic(const char *path, const char *data, size_t len)
 	free(tmp);
 	errno = err;
 	return err ? -1 : 0;
+}
+
+int hog_write_file_atomic(const char *path, const char *data, size_t len)
+{
+	struct stat st;
+	mode_t mask;
+	char *real;
+	int rc;
+
+	if (!strcmp(path, "-"))
+		return write_all(STDOUT_FILENO, data, len);
+	real = follow_links(path);
+	if (!real)
+		return -1;
+	if (stat(real, &st)) {
+		mask = umask(0);
+		umask(mask);
+		rc = errno == ENOENT ? write_replacing(real, data, len, 0666 & ~mask) : -1;
+	} else if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		rc = -1;
+	} else if (!S_ISREG(st.st_mode) || !strncmp(real, "/proc/", 6)) {
+		rc = write_in_place(real, data, len);
+	} else {
+		rc = write_replacing(real, data, len, st.st_mode & 07777);
+	}
+	free(real);
+	return rc;
 }

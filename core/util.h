@@ -77,7 +77,15 @@ unsigned long long hog_hash64(const void *p, size_t n, unsigned long long h);
 /* A whole file, NUL-terminated; NULL with errno set on failure. */
 char *hog_read_file(const char *path, size_t *len);
 
-/* Write data to path atomically: a temporary in the same directory, then rename. */
+/*
+ * Writes data to path, whole or not at all, and never replaces what is
+ * not a regular file: "-" is standard output; a symlink is followed to
+ * its target; a device, FIFO or socket is written in place (as root a
+ * rename onto /dev/null would destroy the device); a regular file, or a
+ * new one, is written to a temporary created O_EXCL beside it, fsync'd
+ * and renamed over it, so a failure (full disk, read-only directory)
+ * leaves the old file as it was.  Returns 0, or -1 with errno set.
+ */
 int hog_write_file_atomic(const char *path, const char *data, size_t len);
 
 #ifdef __cplusplus

@@ -22,23 +22,7 @@ failed=()
 LOG=build/tests/log
 mkdir -p "$LOG"
 
-# Counts TAP lines from a suite's output; a suite that dies without a
-# plan fails as a whole.
-tap() {
-	local name=$1 out=$2 rc=$3 p f
-	p=$(grep -cE '^ok [0-9]+' "$out")
-	f=$(grep -cE '^not ok [0-9]+' "$out")
-	pass=$((pass + p))
-	fail=$((fail + f))
-	grep -E '^not ok [0-9]+' "$out" | sed "s|^|FAIL $name: |"
-	grep -E '^not ok [0-9]+' "$out" >/dev/null && failed+=("$name")
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		echo "FAIL $name: exited $rc without a failing test (see $out)"
-		fail=$((fail + 1))
-		failed+=("$name")
-	fi
-	echo "$name: $p passed, $f failed"
-}
+. tests/harness.sh
 
 for t in build/tests/test_*; do
 	[ -x "$t" ] || continue
@@ -54,6 +38,14 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	p=$(grep -cE '^(PASS|XFAIL): ' "$LOG/fixtures.out")
 	f=$(grep -cE '^(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$LOG/fixtures.out")
 	x=$(grep -cE '^XFAIL: ' "$LOG/fixtures.out")
+	planned=$(sed -nE 's/^-- Testing: ([0-9]+) tests?,.*/\1/p' "$LOG/fixtures.out")
+	if [ -z "$planned" ] || [ $((p + f)) != "$planned" ]; then
+		echo "FAIL fixtures: lit discovered ${planned:-no} tests, reported $((p + f))"
+		missing=$((${planned:-0} - p - f))
+		[ "$missing" -lt 1 ] && missing=1
+		fail=$((fail + missing))
+		failed+=(fixtures)
+	fi
 	pass=$((pass + p))
 	fail=$((fail + f))
 	xfail=$((xfail + x))

@@ -10,7 +10,7 @@ PLUGIN=$PWD/build/lockhog.so
 RULES=$PWD/rules/kernel.rules
 CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
 . tests/tap.sh
-echo "1..17"
+echo "1..20"
 t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
 	local name=$1 want=$2 re=$3 rc lines
 	shift 3
@@ -45,12 +45,12 @@ t "unknown command" 2 "unknown command 'scna'" $LOCKHOG scna
 
 # a corrupt section is skipped with a warning, the rest still reported
 $CC tests/fixtures/call-direct.c -o $T/good.o 2>/dev/null
-objcopy --dump-section .lockhog=$T/sec $T/good.o $T/tmp.o
+objcopy --dump-section .note.lockhog=$T/sec $T/good.o $T/tmp.o
 sed 's/^B 2 /B 9 /' $T/sec >$T/sec.bad
-objcopy --update-section .lockhog=$T/sec.bad $T/good.o $T/bad.o
+objcopy --update-section .note.lockhog=$T/sec.bad $T/good.o $T/bad.o
 $LOCKHOG report $T/good.o $T/bad.o >$T/out 2>$T/err
 rc=$?
-if [ $rc = 0 ] && grep -q "bad.o: bad .lockhog section: line" $T/err && grep -q "warning:" $T/out; then
+if [ $rc = 0 ] && grep -q "bad.o: bad .note.lockhog section (payload at byte 0): line" $T/err && grep -q "warning:" $T/out; then
 	ok "corrupt section skipped with a warning"
 else
 	notok "corrupt section skipped with a warning (exit $rc)"
@@ -91,7 +91,7 @@ else
 	notok "findings stay warnings under -Werror"
 fi
 if $CC -fplugin-arg-lockhog-diag=none tests/fixtures/call-direct.c -o $T/p4.o 2>$T/err &&
-   [ ! -s $T/err ] && $LOCKHOG dump $T/p4.o | head -1 | grep -q "^lockhog-ir 1$"; then
+   [ ! -s $T/err ] && $LOCKHOG dump $T/p4.o | head -1 | grep -q "^lockhog-ir 2$"; then
 	ok "diag=none is silent and still stores the IR"
 else
 	notok "diag=none is silent and still stores the IR"
@@ -107,6 +107,35 @@ if $CC $T/m.c -o $T/m.o 2>/dev/null && ld -r $T/m.o -o $T/mr.o &&
 	ok "section survives ld -r, leaves final links quietly"
 else
 	notok "section survives ld -r, leaves final links quietly"
+fi
+# ld -r (modules, vmlinux.o) concatenates the payloads of its inputs: a
+# composite is read whole, and a unit read from its own object and from
+# a composite counts once
+fps() { /usr/bin/python3 -c "import json,sys; print(' '.join(sorted(f['fingerprint'] for f in json.load(open(sys.argv[1])))))" "$1"; }
+$CC -fplugin-arg-lockhog-diag=none tests/fixtures/loop-unbounded.c -o $T/lu.o 2>/dev/null
+$CC -fplugin-arg-lockhog-diag=none tests/fixtures/bug-refill-stock.c -o $T/rs.o 2>/dev/null
+ld -r $T/good.o $T/lu.o $T/rs.o -o $T/comb.o
+$LOCKHOG report --format json --out $T/parts.json $T/good.o $T/lu.o $T/rs.o 2>$T/err
+$LOCKHOG report --format json --out $T/comb.json $T/comb.o 2>>$T/err
+mkdir -p $T/tree/sub && cp $T/comb.o $T/tree/ && cp $T/good.o $T/lu.o $T/rs.o $T/tree/sub/
+$LOCKHOG report --format json --out $T/both.json $T/tree 2>>$T/err
+if [ -n "$(fps $T/parts.json)" ] && [ "$(fps $T/parts.json)" = "$(fps $T/comb.json)" ] &&
+   [ "$(fps $T/both.json)" = "$(fps $T/parts.json)" ] && [ ! -s $T/err ]; then
+	ok "ld -r of three units: all read from the composite, each once beside its parts"
+else
+	notok "ld -r of three units: all read from the composite, each once beside its parts" $T/err
+fi
+# an object of the first format says what to do
+printf 'lockhog-ir 1\nT a.c\n' >$T/old.sec
+objcopy --remove-section .note.lockhog --add-section .lockhog=$T/old.sec \
+	--set-section-flags .lockhog=exclude $T/good.o $T/old.o
+t "an object of an older format: rebuild it" 2 "old.o: built by an older lockhog \(lockhog-ir 1\); rebuild it$" \
+	$LOCKHOG report $T/old.o
+$LOCKHOG report $T/old.o $T/good.o >/dev/null 2>$T/err
+if [ $? = 0 ] && grep -q "old.o: built by an older lockhog (lockhog-ir 1); rebuild it" $T/err; then
+	ok "beside good objects, the older one is named with the remedy"
+else
+	notok "beside good objects, the older one is named with the remedy" $T/err
 fi
 if $CC -fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-json=$T/u.json \
 	tests/fixtures/call-direct.c -o $T/p5.o 2>/dev/null &&

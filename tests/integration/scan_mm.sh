@@ -20,7 +20,7 @@ fi
 $LOCKHOG scan --kernel "$KDIR" --format sarif --out $T/mm.sarif mm/ 2>>$T/scan.err
 $LOCKHOG scan --kernel "$KDIR" --all --out $T/mm.txt mm/ 2>>$T/scan.err
 
-/usr/bin/python3 - $T/mm.json <<'PY' | sed "s/^ok /ok /"
+/usr/bin/python3 - $T/mm.json <<'PY' >$T/json.tap
 import json, sys
 d = json.load(open(sys.argv[1]))
 n = 1
@@ -90,8 +90,9 @@ check("fingerprints are unique", len(fps) == len(set(fps)))
 check("ranked: IRQs-off listed costs come before notes",
       [x["score"] for x in d] == sorted((x["score"] for x in d), reverse=True))
 PY
-
-n=13
+cat $T/json.tap
+# a Python check that dies short of its list leaves the plan unmet: run.sh fails it
+n=$((n + $(grep -cE '^(not )?ok ' $T/json.tap)))
 check "SARIF validates against the OASIS 2.1.0 schema" \
 	"scripts/sarif-schema.sh build/schemas/sarif-2.1.0.json && /usr/bin/python3 tests/tools/sarif_validate.py build/schemas/sarif-2.1.0.json $T/mm.sarif >$T/sarif.err"
 check "text report is gcc style with a closing count" \

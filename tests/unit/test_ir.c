@@ -271,7 +271,7 @@ static void test_round_trip_text(void **state)
 {
 	struct it *t = *state;
 	static const char text[] =
-		"lockhog-ir 1\n"
+		HOG_IR_MAGIC "\n"
 		"T mm/page_alloc.c\n"
 		"F free_pcppages_bulk 1 mm/page_alloc.c 1450 2 3 zone count pcp\n"
 		"V 1 page\n"
@@ -292,6 +292,9 @@ static void test_round_trip_text(void **state)
 		print_error("%s\n", t->err);
 	assert_non_null(r);
 	hog_module_write(r, &t->buf);
+	/* the writer ends the payload with a NUL */
+	assert_int_equal(t->buf.len, sizeof(text));
+	assert_int_equal(t->buf.s[t->buf.len - 1], 0);
 	assert_string_equal(t->buf.s, text);
 	assert_int_equal(r->nfuncs, 2);
 	assert_string_equal(r->funcs[1]->file, "");
@@ -341,12 +344,12 @@ static void test_round_trip_dash_name(void **state)
 static void test_read_empty_module(void **state)
 {
 	struct it *t = *state;
-	struct hog_module *r = read_buf(t, "lockhog-ir 1", 12);
+	struct hog_module *r = read_buf(t, "lockhog-ir 2", 12);
 
 	assert_non_null(r);
 	assert_int_equal(r->nfuncs, 0);
 	hog_module_free(r);
-	r = read_buf(t, "lockhog-ir 1\n\nT a.c\n\n", 21);
+	r = read_buf(t, "lockhog-ir 2\n\nT a.c\n\n", 21);
 	assert_non_null(r);
 	assert_string_equal(r->tu, "a.c");
 	hog_module_free(r);
@@ -366,18 +369,64 @@ static void expect_read_err(struct it *t, const char *text, const char *msg)
 	assert_string_equal(t->err, msg);
 }
 
-#define HDR "lockhog-ir 1\nT a.c\n"
+#define HDR HOG_IR_MAGIC "\nT a.c\n"
 #define FN HDR "F f 0 a.c 1 2 1 x\n"
 
 static void test_read_bad_magic(void **state)
 {
 	struct it *t = *state;
 
-	expect_read_err(t, "lockhog-ir 2\nT a.c\n", "line 1: not a lockhog-ir 1 payload");
-	expect_read_err(t, "lockhog-ir 1 \n", "line 1: not a lockhog-ir 1 payload");
-	expect_read_err(t, "lockhog-ir\n", "line 1: not a lockhog-ir 1 payload");
-	expect_read_err(t, "\x7f" "ELF\x02\x01\x01", "line 1: not a lockhog-ir 1 payload");
-	expect_read_err(t, "T a.c\nlockhog-ir 1\n", "line 1: not a lockhog-ir 1 payload");
+	expect_read_err(t, "lockhog-ir 2 \n", "line 1: not a lockhog-ir 2 payload");
+	expect_read_err(t, "lockhog-ir\n", "line 1: not a lockhog-ir 2 payload");
+	expect_read_err(t, "lockhog-ir x\n", "line 1: not a lockhog-ir 2 payload");
+	expect_read_err(t, "\x7f" "ELF\x02\x01\x01", "line 1: not a lockhog-ir 2 payload");
+	expect_read_err(t, "T a.c\nlockhog-ir 2\n", "line 1: not a lockhog-ir 2 payload");
+}
+
+/* another version of the format is named, with what to do about it */
+static void test_read_other_version(void **state)
+{
+	struct it *t = *state;
+
+	expect_read_err(t, "lockhog-ir 1\nT a.c\n",
+			"built by an older lockhog (lockhog-ir 1, this one reads 2); rebuild it");
+	expect_read_err(t, "lockhog-ir 7\nT a.c\n",
+			"built by a newer lockhog (lockhog-ir 7, this one reads 2); rebuild it");
+}
+
+/* ld -r concatenates payloads, with zero padding between them */
+static void test_section_payloads(void **state)
+{
+	static const char sec[] = "\0\0" HOG_IR_MAGIC "\nT a.c\n\0\0\0\0" HOG_IR_MAGIC
+				  "\nT b.c\n\0" HOG_IR_MAGIC "\nT c.c\n";
+	const char *tus[] = { "a.c", "b.c", "c.c" };
+	struct it *t = *state;
+	size_t off = 0, len;
+	const char *pl;
+	int n = 0;
+
+	while (hog_section_next(sec, sizeof(sec) - 1, &off, &pl, &len)) {
+		struct hog_module *r;
+
+		assert_true(n < 3);
+		assert_null(memchr(pl, 0, len));
+		r = read_buf(t, pl, len);
+		assert_non_null(r);
+		assert_string_equal(r->tu, tus[n]);
+		hog_module_free(r);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(off, sizeof(sec) - 1);
+	off = 0;
+	assert_int_equal(hog_section_next("\0\0\0", 3, &off, &pl, &len), 0);
+	/* one payload read as if it were the whole section is refused */
+	{
+		static const char two[] = HOG_IR_MAGIC "\nT a.c\n\0" HOG_IR_MAGIC "\nT b.c\n";
+
+		assert_null(read_buf(t, two, sizeof(two) - 1));
+		assert_string_equal(t->err, "more than one payload: read the section with hog_section_next()");
+	}
 }
 
 static void test_read_empty_payload(void **state)
@@ -561,6 +610,13 @@ static void test_read_phi_at_end_exact_buffer(void **state)
 }
 
 /* Every prefix and many one-byte changes of a good payload: never a crash. */
+/* every refusal says where, or says which payload rule it broke */
+static int err_ok(const char *err)
+{
+	return err && (!strncmp(err, "line ", 5) || !strncmp(err, "built by ", 9) ||
+		       !strncmp(err, "more than one payload", 21));
+}
+
 static void test_read_fuzz(void **state)
 {
 	struct it *t = *state;
@@ -579,7 +635,7 @@ static void test_read_fuzz(void **state)
 		r = read_buf(t, g.text, i);
 		guarded_free(&g);
 		if (!r)
-			assert_true(t->err && !strncmp(t->err, "line ", 5));
+			assert_true(err_ok(t->err));
 		hog_module_free(r);
 	}
 	for (i = 0; i < len; i++)
@@ -591,7 +647,7 @@ static void test_read_fuzz(void **state)
 			copy[i] = bytes[k];
 			r = read_buf(t, copy, len);
 			if (!r)
-				assert_true(t->err && !strncmp(t->err, "line ", 5));
+				assert_true(err_ok(t->err));
 			hog_module_free(r);
 			free(copy);
 		}
@@ -709,6 +765,8 @@ int main(void)
 		T(test_round_trip_dash_name),
 		T(test_read_empty_module),
 		T(test_read_bad_magic),
+		T(test_read_other_version),
+		T(test_section_payloads),
 		T(test_read_empty_payload),
 		T(test_read_bad_values),
 		T(test_read_bad_structure),
