@@ -258,14 +258,23 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 {
 	char *tag = tools_tag(k->tools);
 	char *user = getenv("KCFLAGS");
-	char *kcflags = hog_xasprintf("KCFLAGS=%s%s-fplugin=%s -fplugin-arg-lockhog-rules=%s "
+	/*
+	 * distccd refuses any command line with -fplugin=: a compiler that
+	 * loads the plugin itself (scripts/lockhog-gcc on the server) gets
+	 * only the plugin's arguments.
+	 */
+	char *load = k->cc_loads_plugin ? hog_xstrdup("") :
+			hog_xasprintf("-fplugin=%s ", k->tools->plugin);
+	char *kcflags = hog_xasprintf("KCFLAGS=%s%s%s-fplugin-arg-lockhog-rules=%s "
 				      "-fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-tag=%s%s%s",
-				      user ? user : "", user ? " " : "", k->tools->plugin,
+				      user ? user : "", user ? " " : "", load,
 				      k->tools->rules, tag, k->extra_cflags ? " " : "",
 				      k->extra_cflags ? k->extra_cflags : "");
+	/* HOSTCC stays kbuild's own: host tools run here, whatever compiles the kernel */
+	char *cc = k->cc ? hog_xasprintf("CC=%s", k->cc) : NULL;
 	char *jobs = hog_xasprintf("-j%d", k->jobs > 0 ? k->jobs : 1);
 	char *log = log_path(k);
-	char **argv = hog_xcalloc(n + 8, sizeof(*argv));
+	char **argv = hog_xcalloc(n + 9, sizeof(*argv));
 	int i, a = 0, rc;
 
 	if (access(k->tools->plugin, R_OK))
@@ -276,6 +285,8 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	argv[a++] = (char *)k->dir;
 	argv[a++] = jobs;
 	argv[a++] = kcflags;
+	if (cc)
+		argv[a++] = cc;
 	for (i = 0; i < n; i++)
 		argv[a++] = (char *)targets[i];
 	argv[a] = NULL;
@@ -288,6 +299,8 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	free(argv);
 	free(log);
 	free(jobs);
+	free(cc);
 	free(kcflags);
+	free(load);
 	free(tag);
 }

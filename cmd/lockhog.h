@@ -46,6 +46,8 @@ struct kbuild {
 	int verbose;
 	const struct tools *tools;
 	const char *extra_cflags;
+	const char *cc;		/* CC= for kbuild ("distcc gcc"), or NULL */
+	int cc_loads_plugin;	/* cc adds -fplugin= itself: pass only its arguments */
 };
 /* Checks that dir is a kernel tree; dies with a one-line message if not. */
 void kbuild_check_tree(const char *dir);

@@ -373,6 +373,99 @@ static void find_units(struct review *r)
 	hog_vec_free(&headers);
 }
 
+/* ---- the tree's own analysis, the comparison's base ---- */
+
+/* Counts the units compiled below rel, and those not by this plugin and rules. */
+static void count_units(const char *dir, const char *rel, const char *tag, int depth,
+			int *units, int *stale)
+{
+	char *path = hog_xasprintf("%s/%s", dir, rel);
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		const char *n = de->d_name;
+		size_t l = strlen(n);
+		char *sub = hog_xasprintf("%s/%s", rel, n);
+
+		if (n[0] == '.' && l > 6 && !strcmp(n + l - 6, ".o.cmd")) {
+			char *full = hog_xasprintf("%s/%s", dir, sub);
+			char *text = hog_read_file(full, NULL);
+
+			/* compiles only: not links, not the .mod.o glue */
+			if (text && strstr(text, " -c ") && !strstr(text, ".mod.o ")) {
+				(*units)++;
+				*stale += !strstr(text, tag);
+			}
+			free(text);
+			free(full);
+		} else if (de->d_type == DT_DIR && n[0] != '.' && depth < 12) {
+			count_units(dir, sub, tag, depth + 1, units, stale);
+		}
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(path);
+}
+
+/*
+ * Review compares against the tree's own analysis.  A tree that was
+ * never configured or scanned, or was scanned by another plugin or rules
+ * version, is prepared the way scan prepares it: a gate must never pass
+ * because it compared nothing.  kbuild then rebuilds exactly what is out
+ * of date, sources edited since the last scan included.
+ */
+static void prepare_tree(struct review *r, const struct hog_vec *dirs)
+{
+	struct kbuild k = { .dir = r->dir, .jobs = r->jobs, .tools = &r->tools };
+	char *tag = tools_tag(&r->tools), *want = hog_xasprintf("-fplugin-arg-lockhog-tag=%s", tag);
+	const char **targets = hog_xcalloc(dirs->n + 1, sizeof(*targets));
+	int i;
+
+	kbuild_configure(&k);
+	for (i = 0; i < dirs->n; i++) {
+		int units = 0, stale = 0;
+
+		targets[i] = hog_xasprintf("%s/", (char *)dirs->v[i]);
+		count_units(r->dir, dirs->v[i], want, 0, &units, &stale);
+		if (!units || stale)
+			fprintf(stderr, "lockhog: %s has no current analysis in %s: building it with the plugin\n",
+				targets[i], r->dir);
+	}
+	if (dirs->n)
+		kbuild_build(&k, targets, dirs->n);
+	for (i = 0; i < dirs->n; i++)
+		free((char *)targets[i]);
+	free(targets);
+	free(want);
+	free(tag);
+}
+
+/* The top directories of the C sources and headers the series touches. */
+static int touched_c(const struct review *r, struct hog_vec *dirs)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->touched.n; i++) {
+		const char *f = r->touched.v[i], *slash = strchr(f, '/');
+		size_t l = strlen(f);
+
+		char *top;
+
+		if (l < 3 || (strcmp(f + l - 2, ".c") && strcmp(f + l - 2, ".h")))
+			continue;
+		n++;
+		/* a header's units are known only from what is built (find_units) */
+		if (!slash || !strcmp(f + l - 2, ".h"))
+			continue;
+		top = xstrndup(f, slash - f);
+		vec_add_unique(dirs, top);
+		free(top);
+	}
+	return n;
+}
+
 /* ---- compiling units again ---- */
 
 /* kbuild's command, minus its dependency file and any earlier plugin, plus ours. */
@@ -788,6 +881,12 @@ static void text_block(struct hog_buf *b, const char *tag, const struct hog_find
 	}
 	if (fix)
 		hog_buf_printf(b, "+  fix: %s\n", fix);
+	if (f->limits) {
+		char *lim = hog_limit_text(f->limits);
+
+		hog_buf_printf(b, "+  incomplete: the analysis on the way to it was cut short (%s)\n", lim);
+		free(lim);
+	}
 	hog_buf_printf(b, "+  fingerprint %s\n\n", f->fingerprint);
 	free(msg);
 	free(chain);
@@ -853,6 +952,41 @@ static void at_exit(void)
 }
 
 /* --range A..B in a git tree: the series as format-patch would give it. */
+/*
+ * The units to compile again, in a tree prepared for the comparison.  A
+ * series that touches no C at all has nothing to review; one that does,
+ * but reaches no unit this configuration builds, is an error: a gate that
+ * compared nothing must not pass.
+ */
+static void find_units_prepared(struct review *r)
+{
+	struct hog_vec dirs = { 0 };
+	int i, nc = touched_c(r, &dirs), more;
+
+	if (!nc) {
+		fprintf(stderr, "lockhog: the series touches no C source or header: nothing to review\n");
+		return;
+	}
+	prepare_tree(r, &dirs);
+	find_units(r);
+	/* units reached through a header may live in directories not yet prepared */
+	more = dirs.n;
+	for (i = 0; i < r->scope.n; i++)
+		vec_add_unique(&dirs, r->scope.v[i]);
+	if (dirs.n > more) {
+		struct hog_vec extra = { dirs.v + more, dirs.n - more, 0 };
+
+		prepare_tree(r, &extra);
+	}
+	if (!r->units.n)
+		die("the series reaches no unit built in %s (%s): nothing was compared", r->dir,
+		    r->notes.n ? (char *)r->notes.v[0] :
+				 "for a header, run lockhog scan on the tree first");
+	for (i = 0; i < dirs.n; i++)
+		free(dirs.v[i]);
+	hog_vec_free(&dirs);
+}
+
 static char *range_patch(struct review *r, const char *range)
 {
 	char *argv[] = { "git", "-C", (char *)r->dir, "format-patch", "--stdout",
@@ -993,13 +1127,7 @@ int cmd_review(int argc, char **argv)
 	for (i = 0; i < patches.n; i++)
 		apply(&r, patches.v[i], names.v[i]);
 
-	find_units(&r);
-	if (!r.units.n) {
-		for (i = 0; i < r.notes.n; i++)
-			fprintf(stderr, "lockhog: %s\n", (char *)r.notes.v[i]);
-		fprintf(stderr, "lockhog: the series touches no unit built in %s: nothing to review\n",
-			r.dir);
-	}
+	find_units_prepared(&r);
 	/* the tree's own objects are "before" when the last scan left them */
 	for (i = 0; i < r.units.n; i++) {
 		char *o = hog_xasprintf("%s/%s", r.dir, (char *)r.units.v[i]);

@@ -27,7 +27,8 @@ void write_out(const char *out, const struct hog_buf *b)
 		if (hog_write_file_atomic(out, b->s ? b->s : "", b->len))
 			die("%s: %s", out, strerror(errno));
 	} else if (b->len) {
-		fwrite(b->s, 1, b->len, stdout);
+		if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout))
+			die("standard output: %s", strerror(errno));
 	}
 }
 
@@ -43,9 +44,12 @@ int emit(struct hog_prog *prog, const struct output *o)
 	};
 	struct hog_buf b = { 0 };
 	char *err = NULL;
-
 	int k = 0;
 
+	ro.nlimited = hog_prog_nincomplete(prog);
+	ro.limited = hog_xcalloc(ro.nlimited + 1, sizeof(*ro.limited));
+	for (i = 0; i < ro.nlimited; i++)
+		((const struct hog_summary **)ro.limited)[i] = hog_prog_incomplete(prog, i);
 	for (i = 0; i < n; i++) {
 		const struct hog_finding *f = hog_prog_finding(prog, i);
 
@@ -60,12 +64,13 @@ int emit(struct hog_prog *prog, const struct output *o)
 		die("%s", err);
 	write_out(o->out, &b);
 	hog_buf_free(&b);
+	free((void *)ro.limited);
 	free(items);
 	return o->fail_on >= 0 && worst >= o->fail_on ? EXIT_FINDINGS : 0;
 }
 
 enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN, OPT_BASELINE,
-       OPT_WRITE_BASELINE };
+       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN };
 
 static const struct option scan_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
@@ -80,6 +85,8 @@ static const struct option scan_opts[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
+	{ "cc", required_argument, NULL, OPT_CC },
+	{ "cc-loads-plugin", no_argument, NULL, OPT_CC_PLUGIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -98,6 +105,9 @@ static void scan_usage(FILE *f)
 	      "  --fail-on SEV              exit 1 if a finding is at or above SEV (none)\n"
 	      "  --jobs N                   parallel kbuild jobs (all CPUs)\n"
 	      "  --verbose                  show kbuild's output\n"
+	      "  --cc CMD                   kbuild's compiler, e.g. \"distcc gcc\" (HOSTCC stays)\n"
+	      "  --cc-loads-plugin          CMD loads the plugin itself (scripts/lockhog-gcc,\n"
+	      "                             for distccd, which refuses -fplugin=)\n"
 	      "  --write-baseline FILE      record every finding as accepted\n"
 	      "  --baseline FILE            hide findings the baseline accepts\n"
 	      "  --plugin FILE, --rules FILE  override the plugin and catalogue\n", f);
@@ -182,6 +192,14 @@ int cmd_scan(int argc, char **argv)
 		case OPT_WRITE_BASELINE:
 			write_base = optarg;
 			break;
+		case OPT_CC:
+			if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
+				die("--cc needs a compiler command");
+			k.cc = optarg;
+			break;
+		case OPT_CC_PLUGIN:
+			k.cc_loads_plugin = 1;
+			break;
 		case 'h':
 			scan_usage(stdout);
 			return 0;
@@ -192,6 +210,8 @@ int cmd_scan(int argc, char **argv)
 	}
 	if (!dir)
 		die("scan needs --kernel DIR");
+	if (k.cc_loads_plugin && !k.cc)
+		die("--cc-loads-plugin needs --cc CMD");
 	tools_locate(&t, plugin, rules);
 	strs = hog_strtab_new();
 	r = load_rules(strs, t.rules);	/* a bad catalogue fails here, before any build */
@@ -248,6 +268,18 @@ static const struct option report_opts[] = {
 	{ 0 }
 };
 
+/* One object named alone: its own problem is the one line to say. */
+static void one_object_usable(const char *path)
+{
+	size_t len;
+	char *err = NULL, *text = object_section(path, &len, &err);
+
+	if (!text && err && !strstr(err, "not an ELF"))
+		die("%s", err);
+	free(text);
+	free(err);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct output o = { .fmt = HOG_FMT_TEXT, .min_sev = HS_WARNING, .fail_on = -1 };
@@ -280,6 +312,8 @@ int cmd_report(int argc, char **argv)
 	prog = hog_prog_new(strs, load_rules(strs, t.rules));
 	for (i = optind; i < argc; i++)
 		objset_add(&objs, argv[i]);
+	if (objs.paths.n == 1)
+		one_object_usable(objs.paths.v[0]);
 	if (!objset_load(&objs, prog, strs, &skipped))
 		die("no object carries lockhog's analysis (was the plugin loaded?)");
 	hog_prog_solve(prog);
@@ -434,10 +468,12 @@ int cmd_rules(int argc, char **argv)
 
 static void print_summary(const char *name, const struct hog_summary *s)
 {
+	char *lim = hog_limit_text(s->limits);
 	int i, j;
 
-	printf("%s (%s):%s%s\n", name, s->fn ? s->fn->file : "?",
-	       s->trivial ? " trivial" : "", s->incomplete ? " incomplete" : "");
+	printf("%s (%s):%s%s%s\n", name, s->fn ? s->fn->file : "?",
+	       s->trivial ? " trivial" : "", s->limits ? " incomplete: " : "", lim);
+	free(lim);
 	for (i = 0; i < s->nacq; i++)
 		printf("  acquires %s [%s%s]\n", s->acq[i].expr ? s->acq[i].expr : "?",
 		       s->acq[i].cls ? s->acq[i].cls : "?",

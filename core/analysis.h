@@ -84,8 +84,24 @@ struct hog_summary {
 	struct hog_cost *cost;
 	struct hog_cost *self;	/* a cost the function is, inferred (hier-atomic) */
 	int trivial;		/* no unbounded loops, no non-trivial calls */
-	int incomplete;		/* the analysis gave up somewhere in it */
+	unsigned limits;	/* HOG_LIMIT_*: where the analysis of it was cut short */
 };
+
+/*
+ * The analysis keeps its state bounded.  Where a bound cuts something
+ * off, the function says so, and so does every report that goes through
+ * it: a result from a truncated state is marked, never passed off as whole.
+ */
+enum hog_limit {
+	HOG_LIMIT_PASSES = 1,	/* the dataflow did not settle in its passes */
+	HOG_LIMIT_COSTS = 2,	/* more costs than a summary keeps: the lowest ranked dropped */
+	HOG_LIMIT_HELD = 4,	/* more locks held at once than tracked: the outermost dropped */
+	HOG_LIMIT_FACTS = 8,	/* more variable facts than tracked: the oldest dropped */
+	HOG_LIMIT_ROUNDS = 16,	/* a recursive call group did not reach a fixed point */
+	HOG_LIMIT_TRACK = 32,	/* more trylock cookies or flag masks than tracked */
+};
+/* "costs cut at 64, ..." for the limits set in mask (malloc'ed) */
+char *hog_limit_text(unsigned mask);
 
 #define HOG_IRQ_CALLER 0
 #define HOG_IRQ_OFF 1
@@ -130,6 +146,7 @@ struct hog_finding {
 	int npaths;		/* paths[0] is the primary one */
 	struct hog_path *paths;
 	const char *inner;
+	unsigned limits;	/* HOG_LIMIT_* of the functions on its paths */
 };
 
 struct hog_prog;
@@ -147,7 +164,9 @@ const struct hog_summary *hog_prog_summary(const struct hog_prog *p,
 					   const char *tu, const char *name);
 int hog_prog_nfuncs(const struct hog_prog *p);
 /* Functions the analysis gave up on (too many states), for notes. */
+/* Functions whose analysis hit a limit (enum hog_limit), in a stable order. */
 int hog_prog_nincomplete(const struct hog_prog *p);
+const struct hog_summary *hog_prog_incomplete(const struct hog_prog *p, int i);
 
 const char *hog_kind_name(enum hog_kind k);
 const char *hog_sev_name(enum hog_sev s);

@@ -125,7 +125,15 @@ struct fs {
 	struct hog_vec atomics;	/* portable atomic targets */
 	int nontrivial;
 	int icalls;
+	unsigned limits;	/* HOG_LIMIT_* hit while analysing f */
 };
+
+/*
+ * fact_set() sees only a tuple; the function being analysed is one at a
+ * time (the plugin and the command are single-threaded), so its limits
+ * are reached through here.
+ */
+static unsigned *cur_limits;
 
 static const char *var_name(const struct hog_func *f, int v);
 struct fs;
@@ -167,6 +175,8 @@ static void fact_set(struct tup *t, int var, int kind, int irq)
 	}
 	if (i < 0) {
 		if (t->nfact == MAX_FACTS) {
+			if (cur_limits)
+				*cur_limits |= HOG_LIMIT_FACTS;
 			/* forget the oldest variable, lowest number */
 			memmove(&t->fact[0], &t->fact[1], (MAX_FACTS - 1) * sizeof(t->fact[0]));
 			t->nfact--;
@@ -466,6 +476,7 @@ static void acquire(struct fs *fs, struct tup *t, const char *expr, const char *
 			return;
 		}
 	if (t->nheld == MAX_HELD) {
+		fs->limits |= HOG_LIMIT_HELD;
 		memmove(&t->held[0], &t->held[1], (MAX_HELD - 1) * sizeof(t->held[0]));
 		t->nheld--;
 	}
@@ -1500,8 +1511,12 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
 	else if (v->kind == HV_ADDR && v->addr[0] == '%' && !strpbrk(v->addr + 1, "/^#["))
 		name = hog_intern(fs->c->strs, v->addr + 1);
 	cls = hog_expr_class(fs->c->strs, released);
-	if (!name || !*name || !cls || fs->ncookie == MAX_COOKIES)
+	if (!name || !*name || !cls)
 		return;
+	if (fs->ncookie == MAX_COOKIES) {
+		fs->limits |= HOG_LIMIT_TRACK;
+		return;
+	}
 	fs->cookie[fs->ncookie].name = name;
 	fs->cookie[fs->ncookie].cls = cls;
 	fs->ncookie++;
@@ -1531,8 +1546,12 @@ static void find_pmaps(struct fs *fs)
 			const struct pmap *from;
 
 			if (e->kind != HE_ASSIGN || !e->callee || e->nargs < 2 || e->dst < 0 ||
-			    fs->npmap == MAX_PMAP || (strcmp(e->callee, "|") && strcmp(e->callee, "&")))
+			    (strcmp(e->callee, "|") && strcmp(e->callee, "&")))
 				continue;
+			if (fs->npmap == MAX_PMAP) {
+				fs->limits |= HOG_LIMIT_TRACK;
+				continue;
+			}
 			a = &e->args[0];
 			m = &e->args[1];
 			if (m->kind != HV_CONST)
@@ -1916,7 +1935,9 @@ static void finish_summary(struct fs *fs)
 		for (j = 0; j < keep.n; j++)
 			if (same_cost(keep.v[j], c))
 				break;
-		if (j == keep.n && keep.n < MAX_COSTS)
+		if (j == keep.n && keep.n == MAX_COSTS)
+			fs->limits |= HOG_LIMIT_COSTS;
+		else if (j == keep.n)
 			hog_vec_push(&keep, c);
 	}
 	s->ncost = keep.n;
@@ -2125,6 +2146,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 		init.pc_param = -1;
 		tset_add(&fs.in[0], &init);
 	}
+	cur_limits = &fs.limits;
 	find_cookies(&fs);
 	find_pmaps(&fs);
 	dirty[0] = 1;
@@ -2133,7 +2155,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 			fs.collapse = 1;
 		if (pass == MAX_PASSES) {
 			ret = -1;
-			s->incomplete = 1;
+			fs.limits |= HOG_LIMIT_PASSES;
 			break;
 		}
 		changed = 0;
@@ -2177,6 +2199,8 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	}
 	analyse_loops(&fs);
 	finish_summary(&fs);
+	s->limits = fs.limits;
+	cur_limits = NULL;
 
 	for (i = 0; i < f->nblocks; i++) {
 		tset_free(&fs.in[i]);

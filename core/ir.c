@@ -201,6 +201,10 @@ int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err)
 		struct hog_block *b = &f->blocks[i];
 
 		b->npred = 0;
+		if (b->nsucc > HOG_MAX_SUCC) {
+			*err = "a block with more than " HOG_STR(HOG_MAX_SUCC) " successors";
+			return -1;
+		}
 		if ((b->cond == HC_NEZ || b->cond == HC_EQZ) &&
 		    (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars)) {
 			*err = "conditional block needs two successors and a variable";
@@ -577,6 +581,21 @@ static int rd_func(struct rd *r, struct hog_func **fp, struct hog_vec *blocks)
  * Blocks arrive one line at a time before we know how many there are;
  * collect them on the heap and copy into the arena when the function ends.
  */
+/*
+ * A message names the function as the payload spells it: a decoded name
+ * may hold a newline, and an error is one line.
+ */
+static int rd_func_fail(struct rd *r, int lineno, const struct hog_func *f,
+			const char *what)
+{
+	struct hog_buf name = { 0 };
+
+	put_word(&name, f->name);
+	r->err = hog_xasprintf("line %d: function %s: %s", lineno, name.s, what);
+	hog_buf_free(&name);
+	return -1;
+}
+
 static int rd_end_func(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
 {
 	const char *e;
@@ -590,11 +609,9 @@ static int rd_end_func(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
 		int j;
 
 		for (j = 0; j < b->nsucc; j++)
-			if (b->succ[j] >= blocks->n) {
-				r->err = hog_xasprintf("line %d: function %s: successor out of range",
-						       (int)(long)r->blines.v[i], f->name);
-				return -1;
-			}
+			if (b->succ[j] >= blocks->n)
+				return rd_func_fail(r, (int)(long)r->blines.v[i], f,
+						    "successor out of range");
 	}
 	r->blines.n = 0;
 	hog_func_set_blocks(r->m, f, blocks->n);
@@ -603,27 +620,29 @@ static int rd_end_func(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
 		free(blocks->v[i]);
 	}
 	blocks->n = 0;
-	if (hog_func_finish(r->m, f, &e)) {
-		r->err = hog_xasprintf("line %d: function %s: %s", r->lineno, f->name, e);
-		return -1;
-	}
+	if (hog_func_finish(r->m, f, &e))
+		return rd_func_fail(r, r->lineno, f, e);
 	return 0;
 }
 
 static int rd_block(struct rd *r, struct hog_vec *blocks)
 {
 	struct hog_block *b = hog_xcalloc(1, sizeof(*b));
-	int succ[64], i;
+	int *succ, i;
 	const char *w;
 
 	hog_vec_push(blocks, b);
 	hog_vec_push(&r->blines, (void *)(long)r->lineno);
-	if (get_int(r, &b->nsucc, 0, 64))
+	if (get_int(r, &b->nsucc, 0, HOG_MAX_SUCC))
 		return -1;
+	succ = hog_xcalloc(b->nsucc + 1, sizeof(*succ));
 	for (i = 0; i < b->nsucc; i++)
-		if (get_int(r, &succ[i], 0, MAXN))
+		if (get_int(r, &succ[i], 0, MAXN)) {
+			free(succ);
 			return -1;
+		}
 	hog_block_set_succ(r->m, b, b->nsucc, succ);
+	free(succ);
 	if (!(w = get_word(r)))
 		return -1;
 	if (w[0] == 'b' && (w[1] == '0' || w[1] == '1') && !w[2]) {

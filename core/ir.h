@@ -186,6 +186,10 @@ int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err);
  * version is refused with a "rebuild" message, never half-read.
  */
 #define HOG_IR_VERSION 2
+/* a block with more successors than this is refused, never cut short */
+#define HOG_MAX_SUCC 4096
+#define HOG_STR_(x) #x
+#define HOG_STR(x) HOG_STR_(x)
 #define HOG_IR_MAGIC "lockhog-ir 2"
 #define HOG_IR_SECTION ".note.lockhog"
 /* the section of lockhog-ir 1, recognised only to say "rebuild" */

@@ -33,7 +33,8 @@ struct hog_prog {
 	struct hog_map *scoped;		/* "tu\1name" -> fnode */
 	struct hog_vec raws;
 	struct hog_vec findings;
-	int nincomplete;
+	struct hog_vec incomplete;	/* struct fnode *: summaries with limits */
+	struct hog_map *limited;	/* function name -> fnode, for the findings */
 };
 
 struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *rules)
@@ -47,6 +48,7 @@ struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *r
 	p->strs = strs;
 	p->rules = rules;
 	p->globals = hog_map_new();
+	p->limited = hog_map_new();
 	p->scoped = hog_map_new();
 	return p;
 }
@@ -69,6 +71,8 @@ void hog_prog_free(struct hog_prog *p)
 	hog_vec_free(&p->nodes);
 	hog_vec_free(&p->raws);
 	hog_vec_free(&p->findings);
+	hog_vec_free(&p->incomplete);
+	hog_map_free(p->limited);
 	hog_map_free(p->globals);
 	hog_map_free(p->scoped);
 	hog_arena_free(&p->arena);
@@ -199,24 +203,81 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 	struct hog_summary s;
 
 	memset(&s, 0, sizeof(s));
-	if (hog_flow_function(&c, n->f, &s) && want_raws)
-		p->nincomplete++;
+	hog_flow_function(&c, n->f, &s);
 	n->sum = s;
 	n->have = 1;
 }
 
+/*
+ * What a caller can see of a summary, as one number: a recursive group
+ * is solved when no member's changes from one round to the next.
+ * Names are interned, so pointers stand for them.
+ */
+static unsigned long long summary_sig(const struct hog_summary *s)
+{
+	long long v[] = { s->nacq, s->nrel, s->nbrk, s->irq_exit, s->preempt_delta,
+			  s->pf_delta, (long long)(size_t)s->ret_addr, s->ret_zero,
+			  s->natomic, s->has_atomic, s->ncost, s->self != NULL, s->trivial };
+	unsigned long long h = hog_hash64(v, sizeof(v), 0);
+	int i, j;
+
+	for (i = 0; i < s->nacq; i++) {
+		const struct hog_lockfx *a = &s->acq[i];
+		long long w[] = { (long long)(size_t)a->expr, a->cond, a->irqsave };
+
+		h = hog_hash64(w, sizeof(w), h);
+	}
+	for (i = 0; i < s->nrel; i++)
+		h = hog_hash64(&s->rel[i], sizeof(s->rel[i]), h);
+	for (i = 0; i < s->ncost; i++) {
+		const struct hog_cost *c = &s->cost[i];
+		long long w[] = { c->kind, (long long)(size_t)c->cls, (long long)(size_t)c->callee,
+				  c->nchain, c->nrel, c->nbreak, c->irqs_off, c->irq_on,
+				  c->batched, (long long)(size_t)c->inner };
+
+		h = hog_hash64(w, sizeof(w), h);
+		for (j = 0; j < c->nchain; j++)
+			h = hog_hash64(&c->chain[j].func, sizeof(c->chain[j].func), h);
+	}
+	return h;
+}
+
+static void note_limits(struct hog_prog *p, struct fnode *n)
+{
+	if (!n->sum.limits)
+		return;
+	hog_vec_push(&p->incomplete, n);
+	hog_map_put(p->limited, hog_intern(p->strs, n->f->name), n);
+}
+
+/* rounds a recursive call group gets to reach its fixed point */
+#define MAX_ROUNDS 16
+
 static void solve_scc(struct hog_prog *p, struct fnode **scc, int n)
 {
-	int it, i;
+	int it, i, changed;
 
 	if (n == 1 && !scc[0]->self_edge) {
 		analyse(p, scc[0], 1);
+		note_limits(p, scc[0]);
 		return;
 	}
-	/* recursion: a few rounds, findings from the last */
-	for (it = 0; it < 3; it++)
-		for (i = 0; i < n; i++)
-			analyse(p, scc[i], it == 2);
+	/* recursion: rounds until no summary changes, then one for the findings */
+	for (it = 0, changed = 1; changed && it < MAX_ROUNDS; it++) {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			unsigned long long before = scc[i]->have ? summary_sig(&scc[i]->sum) : 0;
+
+			analyse(p, scc[i], 0);
+			changed |= summary_sig(&scc[i]->sum) != before;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		analyse(p, scc[i], 1);
+		if (changed)
+			scc[i]->sum.limits |= HOG_LIMIT_ROUNDS;
+		note_limits(p, scc[i]);
+	}
 }
 
 /* Tarjan's algorithm without recursion; components come out callees first. */
@@ -368,12 +429,25 @@ static void rate(struct hog_finding *f)
  * edits: the finding's names its costly site, a path's adds its holder,
  * so that a review can tell a new way to an old site.
  */
+static int site_is_global(struct hog_prog *p, const struct hog_finding *f)
+{
+	const struct fnode *n = hog_map_get(p->globals, hog_intern(p->strs, f->site_func));
+
+	return n && n->f->file && f->site_file && !strcmp(n->f->file, f->site_file);
+}
+
 static void fingerprint(struct hog_prog *p, struct hog_finding *f)
 {
-	/* no file either: a function moved to another file is the same finding */
-	char *k = hog_xasprintf("%s|%s|%s|%s", hog_kind_name(f->kind),
+	/*
+	 * No file for a global function: moved to another file, it is the
+	 * same finding.  A static one is its file's: two files may each have
+	 * a put_locked() of their own.
+	 */
+	char *k = hog_xasprintf("%s|%s|%s|%s%s%s", hog_kind_name(f->kind),
 				f->cls ? f->cls : "", f->site_func,
-				f->callee && f->kind != HK_LOOP ? f->callee : "");
+				f->callee && f->kind != HK_LOOP ? f->callee : "",
+				site_is_global(p, f) ? "" : "|",
+				site_is_global(p, f) ? "" : (f->site_file ? f->site_file : ""));
 	unsigned long long h = hog_hash64(k, strlen(k), 0);
 	int i;
 
@@ -391,7 +465,23 @@ static void fingerprint(struct hog_prog *p, struct hog_finding *f)
 			 hog_hash64(pk, strlen(pk), 0));
 		free(pk);
 	}
-	(void)p;
+}
+
+/* A finding reached through a function whose analysis was cut short says so. */
+static void mark_limits(struct hog_prog *p, struct hog_finding *f)
+{
+	int i, j;
+
+	if (!hog_map_count(p->limited))
+		return;
+	for (i = 0; i < f->npaths; i++)
+		for (j = 0; j < f->paths[i].nchain; j++) {
+			const struct fnode *n = hog_map_get(p->limited,
+							    hog_intern(p->strs, f->paths[i].chain[j].func));
+
+			if (n)
+				f->limits |= n->sum.limits;
+		}
 }
 
 static int finding_cmp(const void *x, const void *y)
@@ -487,6 +577,7 @@ static void group(struct hog_prog *p)
 			}
 		rate(f);
 		fingerprint(p, f);
+		mark_limits(p, f);
 	}
 	qsort(p->findings.v, p->findings.n, sizeof(void *), finding_cmp);
 }
@@ -527,5 +618,29 @@ int hog_prog_nfuncs(const struct hog_prog *p)
 
 int hog_prog_nincomplete(const struct hog_prog *p)
 {
-	return p->nincomplete;
+	return p->incomplete.n;
+}
+
+const struct hog_summary *hog_prog_incomplete(const struct hog_prog *p, int i)
+{
+	return i >= 0 && i < p->incomplete.n ? &((struct fnode *)p->incomplete.v[i])->sum : NULL;
+}
+
+char *hog_limit_text(unsigned mask)
+{
+	static const struct { unsigned bit; const char *text; } names[] = {
+		{ HOG_LIMIT_PASSES, "dataflow did not settle" },
+		{ HOG_LIMIT_COSTS, "costs beyond the summary's size dropped" },
+		{ HOG_LIMIT_HELD, "locks nested deeper than tracked" },
+		{ HOG_LIMIT_FACTS, "variable facts beyond those tracked dropped" },
+		{ HOG_LIMIT_ROUNDS, "recursion did not reach a fixed point" },
+		{ HOG_LIMIT_TRACK, "more trylock results or flag masks than tracked" },
+	};
+	struct hog_buf b = { 0 };
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (mask & names[i].bit)
+			hog_buf_printf(&b, "%s%s", b.len ? ", " : "", names[i].text);
+	return b.s ? b.s : hog_xstrdup("");
 }

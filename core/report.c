@@ -69,9 +69,38 @@ static void text_one(struct hog_buf *b, const struct hog_report_item *it,
 	if (f->npaths > maxc + 1)
 		hog_buf_printf(b, "%s:%d: note: and from %d more callers\n", p->file, p->line,
 			       f->npaths - maxc - 1);
+	if (f->limits) {
+		char *lim = hog_limit_text(f->limits);
+
+		text_loc(b, p->file, p->line, p->col);
+		hog_buf_printf(b, "note: incomplete: the analysis on the way to it was cut short (%s)\n",
+			       lim);
+		free(lim);
+	}
 	hog_buf_printf(b, "    fingerprint %s\n", f->fingerprint);
 	free(msg);
 	free(chain);
+}
+
+/* the functions whose analysis hit a limit: named, at most TEXT_MAX_LIMITED */
+#define TEXT_MAX_LIMITED 20
+
+static void text_limited(struct hog_buf *b, const struct hog_report_opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nlimited && i < TEXT_MAX_LIMITED; i++) {
+		const struct hog_summary *s = o->limited[i];
+		char *lim = hog_limit_text(s->limits);
+
+		text_loc(b, s->fn->file, s->fn->line, 0);
+		hog_buf_printf(b, "note: analysis of %s() cut short: %s; what goes through it may be incomplete\n",
+			       s->fn->name, lim);
+		free(lim);
+	}
+	if (o->nlimited > TEXT_MAX_LIMITED)
+		hog_buf_printf(b, "lockhog: note: and %d more functions (lockhog summary --function NAME shows each)\n",
+			       o->nlimited - TEXT_MAX_LIMITED);
 }
 
 static void render_text(const struct hog_report_item *items, int n,
@@ -101,6 +130,7 @@ static void render_text(const struct hog_report_item *items, int n,
 			hog_buf_printf(b, "fixed: %s [%s]\n", msg, hog_finding_option(f));
 			free(msg);
 		}
+	text_limited(b, o);
 	hog_buf_printf(b, "lockhog: %s: %d finding%s (%d error%s, %d warning%s, %d note%s)",
 		       o->scope ? o->scope : "scan", shown, shown == 1 ? "" : "s",
 		       cnt[HS_ERROR], cnt[HS_ERROR] == 1 ? "" : "s",
@@ -109,6 +139,9 @@ static void render_text(const struct hog_report_item *items, int n,
 	if (hidden)
 		hog_buf_printf(b, "; %d below %s not shown (--all shows them)", hidden,
 			       hog_sev_name(o->min_sev));
+	if (o->nlimited)
+		hog_buf_printf(b, "; %d function%s cut short by analysis limits", o->nlimited,
+			       o->nlimited == 1 ? "" : "s");
 	hog_buf_add(b, "\n");
 }
 
@@ -155,6 +188,15 @@ static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 			 "steps", steps_json(p), "fingerprint", p->fingerprint);
 }
 
+static json_t *limits_json(unsigned mask)
+{
+	char *t = hog_limit_text(mask);
+	json_t *j = json_string(t);
+
+	free(t);
+	return j;
+}
+
 static json_t *finding_json(const struct hog_report_item *it)
 {
 	const struct hog_finding *f = it->f;
@@ -183,6 +225,8 @@ static json_t *finding_json(const struct hog_report_item *it)
 	json_object_set_new(o, "callers", callers);
 	if (base_name(it->state))
 		json_object_set_new(o, "baseline", json_string(base_name(it->state)));
+	if (f->limits)
+		json_object_set_new(o, "incomplete", limits_json(f->limits));
 	free(msg);
 	return o;
 }
@@ -316,10 +360,34 @@ static json_t *sarif_result(const struct hog_report_item *it)
 		      "properties", props);
 	if (base_name(it->state))
 		json_object_set_new(r, "baselineState", json_string(base_name(it->state)));
+	if (f->limits)
+		json_object_set_new(props, "incomplete", limits_json(f->limits));
 	free(msg);
 	free(chain);
 	free(text);
 	return r;
+}
+
+/* The analysis limits hit, as notifications of the tool's own run. */
+static json_t *sarif_invocation(const struct hog_report_opts *o)
+{
+	json_t *notes = json_array();
+	int i;
+
+	for (i = 0; i < o->nlimited; i++) {
+		const struct hog_summary *s = o->limited[i];
+		char *lim = hog_limit_text(s->limits);
+		char *m = hog_xasprintf("analysis of %s() cut short: %s; what goes through it may be incomplete",
+					s->fn->name, lim);
+
+		json_array_append_new(notes, json_pack("{s:s,s:{s:s},s:[o]}", "level", "note",
+						       "message", "text", m, "locations",
+						       sarif_loc(s->fn->file, s->fn->line, 0, NULL)));
+		free(m);
+		free(lim);
+	}
+	return json_pack("[{s:b,s:o}]", "executionSuccessful", 1,
+			 "toolExecutionNotifications", notes);
 }
 
 static int render_sarif(const struct hog_report_item *items, int n,
@@ -352,6 +420,7 @@ static int render_sarif(const struct hog_report_item *items, int n,
 		free(root_uri);
 	}
 	json_object_set_new(run, "columnKind", json_string("utf16CodeUnits"));
+	json_object_set_new(run, "invocations", sarif_invocation(o));
 	root = json_pack("{s:s,s:s,s:[o]}",
 			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 			 "version", "2.1.0", "runs", run);

@@ -29,6 +29,9 @@ struct hog_report_opts {
 	const char *tool_version;
 	const char *scope;		/* what was scanned, for the summary line */
 	int max_callers;		/* text: "also reached from" lines, 0: default 5 */
+	/* functions whose analysis hit a limit (hog_prog_incomplete), said in the report */
+	const struct hog_summary *const *limited;
+	int nlimited;
 };
 
 /* Parses "text", "json", "sarif"; -1 if none of them. */
@@ -36,7 +39,8 @@ int hog_format_parse(const char *s);
 
 /*
  * Appends the rendering of items to out.  Text ends with one summary
- * line "lockhog: SCOPE: N findings (E errors, W warnings, K notes)".
+ * line "lockhog: SCOPE: N findings (E errors, W warnings, K notes)",
+ * followed by "; M functions cut short by analysis limits" when o says so.
  * Returns 0, or -1 with *err set (malloc'ed).
  */
 int hog_report(const struct hog_report_item *items, int n,

@@ -421,7 +421,7 @@ static void lower_phis(struct lower *L, basic_block bb, struct hog_block *b)
 
 static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 {
-	int succ[64], n = 0;
+	int *succ = XALLOCAVEC(int, EDGE_COUNT(bb->succs) + 2), n = 0;
 	edge e;
 	edge_iterator ei;
 	gimple *last = last_stmt(bb);
@@ -442,7 +442,7 @@ static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 		b->cond = HC_NONE;
 	}
 	FOR_EACH_EDGE(e, ei, bb->succs) {
-		if (e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun) || n == 64)
+		if (e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun))
 			continue;
 		succ[n++] = L->bbmap[e->dest->index];
 	}

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MK="/usr/bin/python3 tests/review/mkpatch.py $KDIR"
-echo "1..18"
+echo "1..25"
 . tests/tap.sh
 # review NAME WANT-EXIT REGEX PATCH...
 review() {
@@ -123,9 +123,41 @@ printf 'diff --git a/x.bin b/x.bin\nindex 0..1 100644\nGIT binary patch\nliteral
 review "binary diff" 2 "binary diff" $T/bin.patch
 
 # --- baselines ---
-$LOCKHOG scan --kernel "$KDIR" --write-baseline $T/base.json --out /dev/null mm/ 2>/dev/null
+$LOCKHOG scan --kernel "$KDIR" --write-baseline $T/base.json --out - mm/ >/dev/null 2>/dev/null
 $LOCKHOG scan --kernel "$KDIR" --baseline $T/base.json --all mm/ >$T/out 2>/dev/null
 tail -1 $T/out | grep -qE "^lockhog: mm/: 0 findings"
 res $? "a baseline written by scan hides every accepted finding"
 review "a baseline does not hide what a patch adds" 1 "NEW WARNING: page_counter_uncharge" \
 	--baseline $T/base.json $T/helper.patch
+
+# --- a tree without the analysis: review prepares it, never passes on nothing ---
+# (reviewed as they would be in KDIR: the patches are made against the same pristine source)
+printf 'diff --git a/Documentation/mm/x.rst b/Documentation/mm/x.rst\nnew file mode 100644\n--- /dev/null\n+++ b/Documentation/mm/x.rst\n@@ -0,0 +1 @@\n+words\n' >$T/doc.patch
+review "a series with no C in it: nothing to review, exit 0" 0 "touches no C source or header: nothing to review" \
+	$T/doc.patch
+$MK "mm: a file this configuration does not build" $T/nommu.patch mm/nommu.c \
+	"'#include <linux/export.h>'" "'#include <linux/export.h>\n#include <linux/types.h>'"
+review "C that this configuration does not build: exit 2, nothing compared" 2 \
+	"mm/nommu.c is not built in this configuration.*nothing was compared" $T/nommu.patch
+FRESH=$PWD/build/tests/review-fresh
+rm -rf "$FRESH"
+if scripts/kernel-tree.sh "$FRESH" 2>/dev/null; then
+	$MK "memcg: a header comment" $T/hdr.patch include/linux/memcontrol.h \
+		"'struct mem_cgroup_reclaim_cookie {'" "'/* reclaim walks */\nstruct mem_cgroup_reclaim_cookie {'"
+	KDIR=$FRESH review "a header on a tree never built: exit 2, nothing compared" 2 \
+		"nothing was compared \(for a header, run lockhog scan on the tree first\)" $T/hdr.patch
+	KDIR=$FRESH review "an unconfigured, unscanned tree is prepared: the new warning is found" 1 \
+		"NEW WARNING: page_counter_uncharge\(\) reached with memcg_idr_lock held" $T/helper.patch
+	grep -q "has no .config: configuring" $T/err && grep -q "mm/ has no current analysis in $FRESH: building it" $T/err
+	res $? "preparing the tree is said on stderr"
+	# another catalogue is another analysis: the base is rebuilt, not used stale
+	{ cat rules/kernel.rules; echo "# another version"; } >$T/other.rules
+	KDIR=$FRESH review "a stale base (other rules) is rebuilt, the warning still found" 1 \
+		"NEW WARNING: page_counter_uncharge\(\) reached with memcg_idr_lock held" \
+		--rules $T/other.rules $T/helper.patch
+	grep -q "mm/ has no current analysis in $FRESH: building it" $T/err
+	res $? "the stale base is said on stderr"
+else
+	for i in 1 2 3 4 5; do notok "fresh tree for review (scripts/kernel-tree.sh failed)"; done
+fi
+rm -rf "$FRESH"

@@ -483,7 +483,8 @@ static void test_read_bad_structure(void **state)
 	expect_read_err(t, FN "B 1 0 q0\n", "line 4: bad condition");
 	expect_read_err(t, FN "B 2 0 0 n\n", "line 4: bad condition");
 	expect_read_err(t, FN "B 1 0 - x\n", "line 4: trailing text");
-	expect_read_err(t, FN "B 65 0\n", "line 4: bad number");
+	expect_read_err(t, FN "B 4097 0\n", "line 4: bad number");
+	expect_read_err(t, FN "B 65 0\n", "line 4: missing field");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 x 1 0\n", "line 5: bad loop shape");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -2 o 1 0\n", "line 5: bad number");
 	expect_read_err(t, FN "B 0 -\nP 0 1 0?\n", "line 5: bad phi argument");

@@ -810,6 +810,99 @@ static void test_recursion_terminates(void **state)
 }
 
 /*
+ * A recursive group solved to its fixed point: the cost at the far end
+ * of a cycle of six must reach the holder whatever order the members
+ * are analysed in, and no limit is reported.
+ */
+static void test_recursion_long_cycle(void **state)
+{
+	struct ht_world *w = world(state, NULL);
+	struct hog_module *m = ht_module(w, "mm/a.c");
+	char name[8], next[8];
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		struct hog_func *f;
+
+		snprintf(name, sizeof(name), "r%d", i);
+		snprintf(next, sizeof(next), "r%d", (i + 1) % 6);
+		f = ht_fn(m, name, 1, 10 * i + 1, 1, 3, "zone", NULL);
+		ht_call(m, f, 0, 10 * i + 2, "check", 0, NULL);
+		ht_branch(m, f, 0, HC_NEZ, 0, 1, 2);
+		ht_call(m, f, 1, 10 * i + 3, i == 5 ? "css_put" : next, -1, "&$0", NULL);
+		if (i == 5)
+			ht_call(m, f, 1, 10 * i + 4, next, -1, "&$0", NULL);
+		ht_ret(m, f, 1, 10 * i + 5, NULL);
+		ht_ret(m, f, 2, 10 * i + 6, NULL);
+		ht_done(m, f);
+	}
+	spin_holder(m, "holder", 100, "r0");
+	ht_solve(w);
+	ht_assert_path(ht_find(w->prog, HK_CALL, "css_put"), 0,
+		       "holder -> r0 -> r1 -> r2 -> r3 -> r4 -> r5 -> css_put");
+	assert_int_equal(hog_prog_nincomplete(w->prog), 0);
+}
+
+/* More locks nested than the state tracks: said, not passed off as whole. */
+static void test_limit_held(void **state)
+{
+	struct ht_world *w = world(state, NULL);
+	struct hog_module *m = ht_module(w, "mm/a.c");
+	struct hog_func *f = ht_fn(m, "deep", 0, 1, 0, 1, "zone", NULL);
+	const struct hog_finding *fi;
+	char lock[32];
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(lock, sizeof(lock), "&@lock%d", i);
+		ht_call(m, f, 0, 2 + i, "spin_lock", -1, lock, NULL);
+	}
+	ht_call(m, f, 0, 20, "css_put", -1, "?", NULL);
+	ht_ret(m, f, 0, 21, NULL);
+	ht_done(m, f);
+	ht_solve(w);
+	assert_int_equal(hog_prog_nincomplete(w->prog), 1);
+	assert_string_equal(hog_prog_incomplete(w->prog, 0)->fn->name, "deep");
+	assert_true(hog_prog_incomplete(w->prog, 0)->limits & HOG_LIMIT_HELD);
+	fi = ht_find(w->prog, HK_CALL, "css_put");
+	assert_non_null(fi);
+	assert_true(fi->limits & HOG_LIMIT_HELD);
+}
+
+/* A summary that keeps the highest-ranked costs says it dropped some. */
+static void test_limit_costs(void **state)
+{
+	struct ht_world *w = world(state, NULL);
+	struct hog_module *m = ht_module(w, "mm/a.c");
+	struct hog_func *f;
+	const struct hog_finding *fi;
+	char name[16];
+	char *text;
+	int i;
+
+	for (i = 0; i < 70; i++) {
+		snprintf(name, sizeof(name), "put%d", i);
+		passes(m, name, 1, 100 + 10 * i, "css_put");
+	}
+	f = ht_fn(m, "put_all", 1, 1, 0, 1, "zone", NULL);
+	for (i = 0; i < 70; i++) {
+		snprintf(name, sizeof(name), "put%d", i);
+		ht_call(m, f, 0, 2 + i, name, -1, "&$0", NULL);
+	}
+	ht_ret(m, f, 0, 90, NULL);
+	ht_done(m, f);
+	spin_holder(m, "holder", 2000, "put_all");
+	ht_solve(w);
+	assert_true(hog_prog_nincomplete(w->prog) >= 1);
+	fi = ht_find(w->prog, HK_CALL, "css_put");
+	assert_non_null(fi);
+	assert_true(fi->limits & HOG_LIMIT_COSTS);
+	text = hog_limit_text(fi->limits);
+	assert_non_null(strstr(text, "costs beyond the summary's size dropped"));
+	free(text);
+}
+
+/*
  * The memcg example: refill_stock() takes the per-CPU stock lock with
  * IRQs off, and three calls down page_counter_uncharge() walks the
  * hierarchy.
@@ -1261,6 +1354,9 @@ int main(void)
 		T(test_statics_per_unit),
 		T(test_header_inline_once),
 		T(test_recursion_terminates),
+		T(test_recursion_long_cycle),
+		T(test_limit_held),
+		T(test_limit_costs),
 		T(test_memcg_refill_stock),
 		T(test_helper_drops_callers_lock),
 		T(test_irqsave_wrappers),
