@@ -16,10 +16,10 @@
 #include <gelf.h>
 #include "lockhog.h"
 
-/* The section called name in e, or NULL. */
-static Elf_Scn *find_scn(Elf *e, size_t shstrndx, const char *want)
+/* The next section called want in e after "after" (NULL: the first), or NULL. */
+static Elf_Scn *find_scn(Elf *e, size_t shstrndx, const char *want, Elf_Scn *after)
 {
-	Elf_Scn *scn = NULL;
+	Elf_Scn *scn = after;
 
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
@@ -50,6 +50,32 @@ static char *scn_copy(const char *path, Elf_Scn *scn, size_t *len, char **err)
 	return out;
 }
 
+/*
+ * ld -r merges same-named sections only when their types and flags agree:
+ * one added by objcopy (a NOTE) beside the plugin's (PROGBITS) stays a
+ * section of its own.  Every section of the name is read, in order.
+ */
+static char *scn_copy_all(const char *path, Elf *e, size_t shstrndx, Elf_Scn *scn,
+			  size_t *len, char **err)
+{
+	struct hog_buf b = { 0 };
+
+	for (; scn; scn = find_scn(e, shstrndx, HOG_IR_SECTION, scn)) {
+		size_t n = 0;
+		char *one = scn_copy(path, scn, &n, err);
+
+		if (!one) {
+			hog_buf_free(&b);
+			return NULL;
+		}
+		hog_buf_addn(&b, one, n);
+		hog_buf_addn(&b, "", 1);
+		free(one);
+	}
+	*len = b.len;
+	return b.s;
+}
+
 char *object_section(const char *path, size_t *len, char **err)
 {
 	int fd = open(path, O_RDONLY);
@@ -77,9 +103,9 @@ char *object_section(const char *path, size_t *len, char **err)
 		*err = hog_xasprintf("%s: %s", path, elf_errmsg(-1));
 		goto out;
 	}
-	if ((scn = find_scn(e, shstrndx, HOG_IR_SECTION)))
-		out = scn_copy(path, scn, len, err);
-	else if (find_scn(e, shstrndx, HOG_IR_OLD_SECTION))
+	if ((scn = find_scn(e, shstrndx, HOG_IR_SECTION, NULL)))
+		out = scn_copy_all(path, e, shstrndx, scn, len, err);
+	else if (find_scn(e, shstrndx, HOG_IR_OLD_SECTION, NULL))
 		*err = hog_xasprintf("%s: built by an older lockhog (lockhog-ir 1); rebuild it", path);
 out:
 	if (e)

@@ -325,16 +325,21 @@ int cmd_report(int argc, char **argv)
 
 int cmd_dump(int argc, char **argv)
 {
-	size_t len = 0;
+	size_t len = 0, off = 0, pllen;
 	char *err = NULL, *text;
+	const char *pl;
 
 	if (argc != 2)
 		die("usage: lockhog dump OBJ");
 	text = object_section(argv[1], &len, &err);
 	if (!text)
-		die("%s", err ? err : hog_xasprintf("%s: no .lockhog section", argv[1]));
-	fwrite(text, 1, len, stdout);
+		die("%s", err ? err : hog_xasprintf("%s: no " HOG_IR_SECTION " section", argv[1]));
+	/* the payloads as text, one after the other, without their NULs */
+	while (hog_section_next(text, len, &off, &pl, &pllen))
+		fwrite(pl, 1, pllen, stdout);
 	free(text);
+	if (fflush(stdout))
+		die("standard output: %s", strerror(errno));
 	return 0;
 }
 

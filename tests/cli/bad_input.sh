@@ -10,7 +10,7 @@ PLUGIN=$PWD/build/lockhog.so
 RULES=$PWD/rules/kernel.rules
 CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
 . tests/tap.sh
-echo "1..20"
+echo "1..21"
 t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
 	local name=$1 want=$2 re=$3 rc lines
 	shift 3
@@ -125,6 +125,17 @@ if [ -n "$(fps $T/parts.json)" ] && [ "$(fps $T/parts.json)" = "$(fps $T/comb.js
 else
 	notok "ld -r of three units: all read from the composite, each once beside its parts" $T/err
 fi
+# a section added by objcopy is a NOTE: ld -r keeps it apart from the
+# plugin's PROGBITS one, and both are read
+$LOCKHOG dump $T/lu.o >$T/lu.sec && printf '\0' >>$T/lu.sec
+echo 'int zz;' | gcc -x c -c - -o $T/plain.o
+objcopy --add-section .note.lockhog=$T/lu.sec --set-section-flags .note.lockhog=exclude \
+	$T/plain.o $T/added.o
+ld -r $T/good.o $T/added.o -o $T/mix.o
+$LOCKHOG report --format json --out $T/mix.json $T/mix.o 2>$T/err
+$LOCKHOG report --format json --out $T/two.json $T/good.o $T/lu.o 2>>$T/err
+[ "$(readelf -S $T/mix.o | grep -c 'note.lockhog')" = 2 ] && [ "$(fps $T/mix.json)" = "$(fps $T/two.json)" ]
+res $? "two same-named sections of different types after ld -r: both read" $T/err
 # an object of the first format says what to do
 printf 'lockhog-ir 1\nT a.c\n' >$T/old.sec
 objcopy --remove-section .note.lockhog --add-section .lockhog=$T/old.sec \
