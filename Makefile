@@ -4,6 +4,7 @@
 #   make scan    build, then scan mm/ of Debian's linux-source-6.1
 #   make check   build, then run every test
 #   make bench   plugin overhead on a kbuild of mm/
+#   make bench-kernel  the plugin on a whole kernel build
 #
 # See README.md.
 
@@ -31,7 +32,7 @@ LIBS     := -ljansson -lelf
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 
-.PHONY: all clean deps scan check bench unit kernel-tree kernel kernel-patches cocci
+.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci
 all: $(PLUGIN) $(LOCKHOG)
 
 deps:
@@ -61,7 +62,7 @@ $(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h)
 $(LOCKHOG): $(CMD_OBJ) $(CORE_LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(CORE_LIB) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) $(wildcard core/*.h)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wall -std=gnu11 -Icore -o $@ $< $(CORE_LIB) -lcmocka $(LIBS)
 
@@ -79,6 +80,10 @@ check: deps all unit kernel-tree
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh
 
+# the plugin on a whole kernel build, with and without it (about 40 min)
+bench-kernel: deps all
+	@scripts/bench-kernel.sh
+
 # Coccinelle rules: regenerate their lists from rules/
 cocci: all
 	@cocci/gen.sh
@@ -94,3 +99,31 @@ kernel: deps all
 clean:
 	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests \
 		$(CORE_LIB) $(PLUGIN) $(LOCKHOG)
+
+# AFL++ on the rules parser and the section reader, then csmith programs
+# built with and without the plugin (tests/fuzz/run.sh, tests/cli/csmith.sh)
+FUZZ_SECONDS ?= 300
+CSMITH_SEEDS ?= 10000
+AFL_CC   ?= afl-clang-fast
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	    -fno-sanitize=nonnull-attribute
+FUZZ_DEP := tests/fuzz/fuzz.h $(CORE_SRC) $(wildcard core/*.h)
+
+$(BUILD)/fuzz/afl/%: tests/fuzz/%.c $(FUZZ_DEP) | deps
+	@mkdir -p $(dir $@)
+	AFL_QUIET=1 $(AFL_CC) -O2 -g -std=gnu11 -Icore -o $@ $< $(CORE_SRC) -ljansson
+
+$(BUILD)/fuzz/san/%: tests/fuzz/%.c $(FUZZ_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g $(FUZZ_SAN) -std=gnu11 -Icore -o $@ $< $(CORE_SRC) -ljansson
+
+.PHONY: fuzz
+fuzz: deps all $(addprefix $(BUILD)/fuzz/,afl/fuzz_rules afl/fuzz_ir san/fuzz_rules san/fuzz_ir)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(BUILD)/fuzz/afl $(BUILD)/fuzz/san
+	CSMITH_SEEDS=$(CSMITH_SEEDS) bash tests/cli/csmith.sh
+
+# regenerate the fixtures' golden IR after a deliberate change of the
+# lowering (tests/golden/, docs/ir.md)
+.PHONY: golden
+golden: all
+	@tests/golden/update.sh

@@ -271,11 +271,20 @@ static const struct option report_opts[] = {
 /* One object named alone: its own problem is the one line to say. */
 static void one_object_usable(const char *path)
 {
-	size_t len;
+	size_t len, off = 0, pllen;
 	char *err = NULL, *text = object_section(path, &len, &err);
+	const char *pl;
 
 	if (!text && err && !strstr(err, "not an ELF"))
 		die("%s", err);
+	while (text && hog_section_next(text, len, &off, &pl, &pllen)) {
+		struct hog_module *m = hog_module_read(NULL, pl, pllen, &err);
+
+		if (!m)
+			die("%s: bad " HOG_IR_SECTION " section (payload at byte %zu): %s", path,
+			    (size_t)(pl - text), err);
+		hog_module_free(m);
+	}
 	free(text);
 	free(err);
 }

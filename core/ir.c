@@ -407,12 +407,16 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 
 /* ---- reader ---- */
 
+/* bytes of variable-name table a payload byte may buy (a real one uses under 8) */
+#define NAME_BUDGET 64
+
 struct rd {
 	struct hog_module *m;
 	const char *p, *end;	/* current line */
 	int lineno;
 	int was_dash;		/* the last word was a bare "-": the empty name */
 	struct hog_vec blines;	/* line of each block record, for messages */
+	size_t vbytes;		/* memory the variable names take so far */
 	char *err;
 	char word[4096];
 };
@@ -867,6 +871,13 @@ struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
 			}
 			if (get_int(&r, &var, 0, f->nvars - 1) || !(w = get_name(&r)))
 				break;
+			/* names take a pointer per variable: a few bytes of a crafted
+			 * payload must not cost megabytes */
+			if (!f->vnames && (r.vbytes += (size_t)f->nvars * sizeof(char *)) >
+					  NAME_BUDGET * len + (1 << 20)) {
+				rd_fail(&r, "more variables named than a payload of this size can hold");
+				break;
+			}
 			hog_func_set_vname(r.m, f, var, w);
 			break;
 		}

@@ -10,7 +10,7 @@ PLUGIN=$PWD/build/lockhog.so
 RULES=$PWD/rules/kernel.rules
 CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
 . tests/tap.sh
-echo "1..21"
+echo "1..22"
 t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
 	local name=$1 want=$2 re=$3 rc lines
 	shift 3
@@ -136,6 +136,16 @@ $LOCKHOG report --format json --out $T/mix.json $T/mix.o 2>$T/err
 $LOCKHOG report --format json --out $T/two.json $T/good.o $T/lu.o 2>>$T/err
 [ "$(readelf -S $T/mix.o | grep -c 'note.lockhog')" = 2 ] && [ "$(fps $T/mix.json)" = "$(fps $T/two.json)" ]
 res $? "two same-named sections of different types after ld -r: both read" $T/err
+# a few hundred KB of crafted payload must not cost gigabytes: each F
+# record claims a million variables and names one of them
+{ echo "lockhog-ir 2"; echo "T x.c"
+  for i in $(seq 1000); do printf 'F f%d 0 x.c 1 1000000 0\nV 999999 x\nB 0 -\n' $i; done
+  printf '\0'; } >$T/huge.sec
+objcopy --add-section .note.lockhog=$T/huge.sec --set-section-flags .note.lockhog=exclude \
+	$T/plain.o $T/huge.o
+t "a payload naming more variables than its size allows: refused, memory bounded" 2 \
+	"huge.o: bad .note.lockhog section .*more variables named than a payload of this size can hold" \
+	bash -c "ulimit -v 1000000; exec $LOCKHOG report $T/huge.o"
 # an object of the first format says what to do
 printf 'lockhog-ir 1\nT a.c\n' >$T/old.sec
 objcopy --remove-section .note.lockhog --add-section .lockhog=$T/old.sec \
