@@ -743,6 +743,21 @@ static int holder_had(const struct hog_finding *f, const struct hog_path *p,
 }
 
 /* Keeps only the missing paths that pass through changed code and are really gone. */
+/*
+ * Did the other side drop costs from the summary of a function on this
+ * way?  Then it may have had the way and cut it: not a difference the
+ * series made.
+ */
+static int cut_short(const struct hog_path *p, const struct hog_prog *other)
+{
+	int i;
+
+	for (i = 0; i < p->nchain; i++)
+		if (hog_prog_limits(other, p->chain[i].func) & HOG_LIMIT_COSTS)
+			return 1;
+	return 0;
+}
+
 static int filter_paths(const struct hog_finding *f, int *miss, int n,
 			const struct hog_vec *changed, const struct hog_prog *other)
 {
@@ -750,7 +765,8 @@ static int filter_paths(const struct hog_finding *f, int *miss, int n,
 
 	for (i = 0; i < n; i++)
 		if (path_touches(&f->paths[miss[i]], changed) &&
-		    !holder_had(f, &f->paths[miss[i]], other))
+		    !holder_had(f, &f->paths[miss[i]], other) &&
+		    !cut_short(&f->paths[miss[i]], other))
 			miss[k++] = miss[i];
 	return k;
 }

@@ -167,6 +167,8 @@ int hog_prog_nfuncs(const struct hog_prog *p);
 /* Functions whose analysis hit a limit (enum hog_limit), in a stable order. */
 int hog_prog_nincomplete(const struct hog_prog *p);
 const struct hog_summary *hog_prog_incomplete(const struct hog_prog *p, int i);
+/* The limits the analysis of the function called name hit (0: none). */
+unsigned hog_prog_limits(const struct hog_prog *p, const char *name);
 
 const char *hog_kind_name(enum hog_kind k);
 const char *hog_sev_name(enum hog_sev s);

@@ -626,6 +626,13 @@ const struct hog_summary *hog_prog_incomplete(const struct hog_prog *p, int i)
 	return i >= 0 && i < p->incomplete.n ? &((struct fnode *)p->incomplete.v[i])->sum : NULL;
 }
 
+unsigned hog_prog_limits(const struct hog_prog *p, const char *name)
+{
+	const struct fnode *n = hog_map_get(p->limited, hog_intern(p->strs, name));
+
+	return n ? n->sum.limits : 0;
+}
+
 char *hog_limit_text(unsigned mask)
 {
 	static const struct { unsigned bit; const char *text; } names[] = {

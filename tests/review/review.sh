@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MK="/usr/bin/python3 tests/review/mkpatch.py $KDIR"
-echo "1..25"
+echo "1..26"
 . tests/tap.sh
 # review NAME WANT-EXIT REGEX PATCH...
 review() {
@@ -145,11 +145,14 @@ if scripts/kernel-tree.sh "$FRESH" 2>/dev/null; then
 	$MK "memcg: a header comment" $T/hdr.patch include/linux/memcontrol.h \
 		"'struct mem_cgroup_reclaim_cookie {'" "'/* reclaim walks */\nstruct mem_cgroup_reclaim_cookie {'"
 	KDIR=$FRESH review "a header on a tree never built: exit 2, nothing compared" 2 \
-		"nothing was compared \(for a header, run lockhog scan on the tree first\)" $T/hdr.patch
+		"no unit built in $FRESH \(for a header, run lockhog scan on the tree first\): nothing was compared" \
+		$T/hdr.patch
+	grep -q "has no .config: configuring" $T/err
+	res $? "the unconfigured tree is configured first, and that is said on stderr"
 	KDIR=$FRESH review "an unconfigured, unscanned tree is prepared: the new warning is found" 1 \
 		"NEW WARNING: page_counter_uncharge\(\) reached with memcg_idr_lock held" $T/helper.patch
-	grep -q "has no .config: configuring" $T/err && grep -q "mm/ has no current analysis in $FRESH: building it" $T/err
-	res $? "preparing the tree is said on stderr"
+	grep -q "mm/ has no current analysis in $FRESH: building it" $T/err
+	res $? "building the base is said on stderr"
 	# another catalogue is another analysis: the base is rebuilt, not used stale
 	{ cat rules/kernel.rules; echo "# another version"; } >$T/other.rules
 	KDIR=$FRESH review "a stale base (other rules) is rebuilt, the warning still found" 1 \
@@ -158,6 +161,6 @@ if scripts/kernel-tree.sh "$FRESH" 2>/dev/null; then
 	grep -q "mm/ has no current analysis in $FRESH: building it" $T/err
 	res $? "the stale base is said on stderr"
 else
-	for i in 1 2 3 4 5; do notok "fresh tree for review (scripts/kernel-tree.sh failed)"; done
+	for i in 1 2 3 4 5 6; do notok "fresh tree for review (scripts/kernel-tree.sh failed)"; done
 fi
 rm -rf "$FRESH"
