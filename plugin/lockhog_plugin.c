@@ -3,7 +3,7 @@
  * lockhog's GCC plugin: lowers every function right after the "ssa"
  * pass (before inlining, while the kernel's lock wrappers are still
  * calls), analyses the translation unit when it is done, prints
- * findings as warnings, and stores the lowered functions in a .lockhog
+ * findings as warnings, and stores the lowered functions in a .note.lockhog
  * section of the object so that "lockhog scan" can compose them across
  * files, the way LTO keeps its bytecode in the object.
  *
@@ -16,16 +16,29 @@
  *   section=0|1   store the IR in the object (default 1)
  *   json=FILE     also write the unit's findings there as JSON (atomically)
  *   tag=...       ignored; lets kbuild see a new plugin as a new command
+ *   fault=FUNC, fault-ice=FUNC
+ *                 for tests: crash (SIGSEGV) or fail a GCC assertion while
+ *                 lowering FUNC; FUNC "@analysis" is the unit's analysis
  *
- * Nothing the plugin does may break a build: a bad option or rules file
- * is a note and the plugin turns itself off, and a crash inside the
- * analysis of a function is caught, reported as a note and the
- * function skipped.
+ * Nothing the plugin does may break a build or change the code GCC
+ * generates.  Lowering a function with loops uses GCC's loop machinery,
+ * which rewrites the CFG (preheaders, simple latches: the code then
+ * differs, e.g. in mm/compaction.o), so it runs in a forked copy of the
+ * compiler that hands the IR back as text and dies with its changes; a
+ * crash or a failed assertion there is a note and that function is
+ * skipped.  The unit's analysis runs in such a copy too.  A function
+ * without loops is lowered in the compiler itself, which only reads its
+ * IL; a crash there is caught, but what it interrupted may be the
+ * plugin's own tables, so the plugin stops for the unit: one note, no
+ * section.  A bad option or rules file is a note and the plugin turns
+ * itself off.
  */
 #include "gcc-compat.h"
 #include "plugin-version.h"
 #include <signal.h>
 #include <setjmp.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
 #include "lower.h"
 #include "../core/analysis.h"
 #include "../core/message.h"
@@ -38,7 +51,12 @@ static struct plugin_info lockhog_info = {
 	.help = "lockhog: finds expensive work done while a lock is held\n"
 		"  -fplugin-arg-lockhog-rules=FILE\n"
 		"  -fplugin-arg-lockhog-diag=warn|note|none\n"
-		"  -fplugin-arg-lockhog-section=0|1\n",
+		"  -fplugin-arg-lockhog-section=0|1\n"
+		"  -fplugin-arg-lockhog-json=FILE\n"
+		"  -fplugin-arg-lockhog-tag=X       (ignored: for kbuild's rebuilds)\n"
+		"  -fplugin-arg-lockhog-fault=FUNC  (tests: SIGSEGV while lowering FUNC,\n"
+		"                                    or in the analysis if FUNC is @analysis)\n"
+		"  -fplugin-arg-lockhog-fault-ice=FUNC  (the same, a failed GCC assertion)\n",
 };
 
 enum diag_mode { DIAG_WARN, DIAG_NOTE, DIAG_NONE };
@@ -54,9 +72,145 @@ static struct {
 	struct hog_module *mod;
 	struct lh_locs locs;
 	const char *main_file;
+	const char *fault;	/* fault=: SIGSEGV there */
+	const char *fault_ice;	/* fault-ice=: a GCC assertion there */
+	int broken;		/* a fault in-process, or no child: no more for this unit */
+	struct hog_vec parts;	/* modules the children's IR was read into */
 } lh;
 
-/* ---- crash guard ---- */
+/* ---- isolation: analysis in a forked copy of the compiler ---- */
+
+/* How a child that did not finish tells why. */
+#define CHILD_ICE	90	/* GCC's internal_error(), an assertion */
+#define CHILD_EXIT	91	/* it called exit(): a fatal error inside GCC */
+
+static int in_child;
+
+/*
+ * exit() in the child would flush the compiler's stdio buffers, the
+ * assembly among them, a second time: leave before it does.  Registered
+ * last, so it runs before anything else atexit() holds.
+ */
+static void child_atexit(void)
+{
+	if (in_child)
+		_exit(CHILD_EXIT);
+}
+
+static void child_ice(diagnostic_context *dc, const char *msg, va_list *ap)
+{
+	_exit(CHILD_ICE);
+}
+
+static void child_setup(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
+	struct rlimit nocore = { 0, 0 };
+	unsigned i;
+
+	in_child = 1;
+	/* GCC's crash handler would print an ICE and exit(): die quietly instead */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	setrlimit(RLIMIT_CORE, &nocore);
+	global_dc->internal_error = child_ice;
+}
+
+static void fault_here(const char *where)
+{
+	static int *volatile nowhere;
+
+	if (lh.fault && !strcmp(lh.fault, where))
+		*nowhere = 1;
+	if (lh.fault_ice && !strcmp(lh.fault_ice, where))
+		fancy_abort(__FILE__, __LINE__, __FUNCTION__);
+}
+
+static bool write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		s += w;
+		n -= w;
+	}
+	return true;
+}
+
+/*
+ * Runs fn in a child process, which sees the compiler as it is now and
+ * whose changes to it die with it; what fn puts in its buffer comes back
+ * in *out.  Returns 0; 1 when the child failed, -1 when there could be
+ * no child; why says why.
+ */
+static int isolate(void (*fn)(void *arg, struct hog_buf *out), void *arg,
+		   struct hog_buf *out, char *why, size_t whylen)
+{
+	struct sigaction dfl, old;
+	char buf[65536];
+	int pfd[2], st, rc;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pfd)) {
+		snprintf(why, whylen, "pipe: %s", xstrerror(errno));
+		return -1;
+	}
+	/* an ignored SIGCHLD, inherited from whoever ran GCC, would reap the child */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, &old);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", xstrerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		sigaction(SIGCHLD, &old, NULL);
+		return -1;
+	}
+	if (!pid) {
+		struct hog_buf b = { 0 };
+
+		close(pfd[0]);
+		child_setup();
+		fn(arg, &b);
+		_exit(write_all(pfd[1], b.s ? b.s : "", b.len) ? 0 : 1);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		hog_buf_addn(out, buf, n);
+	}
+	close(pfd[0]);
+	while ((rc = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	sigaction(SIGCHLD, &old, NULL);
+	if (rc < 0) {
+		snprintf(why, whylen, "waitpid: %s", xstrerror(errno));
+		return -1;
+	}
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return 0;
+	hog_buf_free(out);
+	if (WIFSIGNALED(st))
+		snprintf(why, whylen, "%s", strsignal(WTERMSIG(st)));
+	else if (WEXITSTATUS(st) == CHILD_ICE)
+		snprintf(why, whylen, "compiler assertion");
+	else if (WEXITSTATUS(st) == CHILD_EXIT)
+		snprintf(why, whylen, "fatal error in the compiler");
+	else
+		snprintf(why, whylen, "exit status %d", WEXITSTATUS(st));
+	return 1;
+}
+
+/* ---- in-process guard, for lowering that only reads the IL ---- */
 
 static sigjmp_buf guard_env;
 static volatile sig_atomic_t guard_on;
@@ -106,16 +260,6 @@ static void guard_leave(void)
 	sigaction(SIGFPE, &old_fpe, NULL);
 }
 
-/* After a longjmp: put back what a half-done step may have left behind. */
-static void guard_recover(void)
-{
-	global_dc->lock = guard_lock;
-	if (scev_initialized_p())
-		scev_finalize();
-	if (current_loops && loops_state_satisfies_p(LOOPS_HAVE_PREHEADERS))
-		loop_optimizer_finalize();
-}
-
 /* ---- the pass ---- */
 
 static const pass_data lockhog_pass_data = {
@@ -151,27 +295,145 @@ static void start_unit(void)
 	lh.mod = hog_module_new(lh.strs, lh.main_file);
 }
 
-unsigned int lockhog_pass::execute(function *fn)
+/*
+ * In the child: lowers cfun and sends back its IR (one payload), then
+ * the locations it noted as they are in the map, key and value, each
+ * NUL-ended.
+ */
+static void lower_child(void *arg, struct hog_buf *out)
 {
-	int saved, sig;
+	struct hog_module *m = hog_module_new(lh.strs, lh.main_file);
+	struct lh_locs locs = { lh.strs, hog_map_new() };
+	const void *key;
+	void *val;
+	size_t it = 0;
 
-	(void)fn;
-	start_unit();
-	saved = lh.mod->nfuncs;
+	lh_lower(m, &locs);
+	fault_here((const char *)arg);
+	hog_module_write(m, out);
+	while (hog_map_next(locs.map, &it, &key, &val)) {
+		hog_buf_addn(out, (const char *)key, strlen((const char *)key) + 1);
+		hog_buf_printf(out, "%lu", (unsigned long)(uintptr_t)val);
+		hog_buf_addn(out, "", 1);
+	}
+}
+
+/* The locations after the payload, first noted first kept, as lh_locs_note() keeps them. */
+static void adopt_locs(const struct hog_buf *b, size_t off)
+{
+	while (off < b->len) {
+		const char *k = b->s + off, *v = k + strnlen(k, b->len - off) + 1;
+		const char *key;
+
+		if (v >= b->s + b->len)
+			break;
+		off = v - b->s + strnlen(v, b->s + b->len - v) + 1;
+		key = hog_intern(lh.strs, k);
+		if (!hog_map_get(lh.locs.map, key))
+			hog_map_put(lh.locs.map, key, (void *)(uintptr_t)strtoul(v, NULL, 10));
+	}
+}
+
+/* Back in the compiler: the child's function joins the unit. */
+static const char *adopt(const struct hog_buf *b)
+{
+	static char err[256];
+	size_t plen = b->s ? strnlen(b->s, b->len) : 0;
+	struct hog_module *part;
+	char *perr = NULL;
+	int i;
+
+	if (!b->s || plen == b->len) {
+		snprintf(err, sizeof(err), "no IR from the lowering");
+		return err;
+	}
+	part = hog_module_read(lh.strs, b->s, plen, &perr);
+	if (!part) {
+		snprintf(err, sizeof(err), "bad IR from the lowering: %s", perr);
+		free(perr);
+		return err;
+	}
+	for (i = 0; i < part->nfuncs; i++) {
+		struct hog_module *m = lh.mod;
+
+		if (m->nfuncs == m->cap) {
+			m->cap = m->cap ? m->cap * 2 : 64;
+			m->funcs = (struct hog_func **)hog_xrealloc(m->funcs,
+								   m->cap * sizeof(*m->funcs));
+		}
+		m->funcs[m->nfuncs++] = part->funcs[i];
+	}
+	/* the functions live in part's arena: keep it as long as the unit */
+	hog_vec_push(&lh.parts, part);
+	adopt_locs(b, plen + 1);
+	return NULL;
+}
+
+/* A function whose lowering rewrites it: lowered in a child. */
+static void lower_isolated(const char *name)
+{
+	struct hog_buf out = { 0 };
+	const char *bad = NULL;
+	char why[256];
+	int rc;
+
+	rc = isolate(lower_child, (void *)name, &out, why, sizeof(why));
+	if (rc < 0) {
+		/* no child to keep the rewrite away from the compiler: stop */
+		lh.broken = 1;
+		inform(UNKNOWN_LOCATION, "lockhog: cannot isolate the analysis (%s); "
+		       "no analysis for this unit", why);
+	} else if (rc > 0) {
+		bad = why;
+	} else {
+		bad = adopt(&out);
+	}
+	if (bad)
+		inform(DECL_SOURCE_LOCATION(current_function_decl),
+		       "lockhog: internal error (%s) while lowering %qD; function skipped",
+		       bad, current_function_decl);
+	hog_buf_free(&out);
+}
+
+/*
+ * A function lowering only reads, lowered here.  GCC's state is as it
+ * was if this faults, but the plugin's tables (strings, locations, the
+ * module) may be half-updated: stop for the unit rather than use them.
+ */
+static void lower_guarded(const char *name)
+{
+	int sig;
+
 	guard_enter();
 	sig = sigsetjmp(guard_env, 1);
 	if (!sig) {
 		lh_lower(lh.mod, &lh.locs);
+		fault_here(name);
 	} else {
 		guard_on = 0;
-		guard_recover();
-		lh.mod->nfuncs = saved;
-		inform(DECL_SOURCE_LOCATION(current_function_decl),
-		       "lockhog: internal error (%s) while lowering %qD; function skipped",
-		       sig == 1000 ? "compiler assertion" : strsignal(sig),
-		       current_function_decl);
+		global_dc->lock = guard_lock;
 	}
 	guard_leave();
+	if (sig) {
+		lh.broken = 1;
+		inform(DECL_SOURCE_LOCATION(current_function_decl),
+		       "lockhog: internal error (%s) while lowering %qD; no analysis for this unit",
+		       sig == 1000 ? "compiler assertion" : strsignal(sig), current_function_decl);
+	}
+}
+
+unsigned int lockhog_pass::execute(function *fn)
+{
+	const char *name = IDENTIFIER_POINTER(DECL_NAME(current_function_decl));
+
+	(void)fn;
+	start_unit();
+	if (lh.broken)
+		return 0;
+	if (lh_lower_changes_cfg())
+		lower_isolated(name);
+	else
+		lower_guarded(name);
 	return 0;
 }
 
@@ -188,9 +450,10 @@ static void emit_section(void)
 	hog_module_write(lh.mod, &b);
 	/*
 	 * "e" is SHF_EXCLUDE: kept in objects and in ld -r output, dropped
-	 * from any final link, like the LTO sections.
+	 * from any final link, like the LTO sections.  A .note.* name,
+	 * because modpost warns about any other non-allocated section.
 	 */
-	fputs("\t.pushsection .lockhog,\"e\",@progbits\n\t.ascii \"", asm_out_file);
+	fputs("\t.pushsection " HOG_IR_SECTION ",\"e\",@progbits\n\t.ascii \"", asm_out_file);
 	for (i = 0; i < b.len; i++) {
 		unsigned char c = b.s[i];
 
@@ -237,12 +500,47 @@ static void say(location_t loc, bool warn, const char *fmt, ...)
 	global_dc->warning_as_error_requested = werror;
 }
 
+/*
+ * In the analysis child, a diagnostic for the compiler to print once the
+ * child is done: 'W' or 'N', the location, the text, each NUL-ended.
+ */
+static void tell(struct hog_buf *out, location_t loc, bool warn, const char *fmt, ...)
+	ATTRIBUTE_PRINTF(4, 5);
+
+static void tell(struct hog_buf *out, location_t loc, bool warn, const char *fmt, ...)
+{
+	va_list ap;
+
+	hog_buf_printf(out, "%c%u", warn ? 'W' : 'N', (unsigned)loc);
+	hog_buf_addn(out, "", 1);
+	va_start(ap, fmt);
+	hog_buf_vprintf(out, fmt, ap);
+	va_end(ap);
+	hog_buf_addn(out, "", 1);
+}
+
+/* Back in the compiler: what the child told, all of it or nothing. */
+static void replay(const struct hog_buf *b)
+{
+	size_t off = 0;
+
+	while (b->s && off < b->len) {
+		const char *rec = b->s + off, *loc = rec + 1;
+		const char *text = loc + strnlen(loc, b->len - off - 1) + 1;
+
+		if (text >= b->s + b->len)
+			break;
+		off = text - b->s + strnlen(text, b->s + b->len - text) + 1;
+		say((location_t)strtoul(loc, NULL, 10), *rec == 'W', "%s", text);
+	}
+}
+
 static location_t find_loc(const char *file, int line, int col)
 {
 	return lh_locs_find(&lh.locs, file ? file : "", line, col);
 }
 
-static void report_finding(const struct hog_finding *f, bool warn)
+static void report_finding(struct hog_buf *out, const struct hog_finding *f, bool warn)
 {
 	const struct hog_path *p = &f->paths[0];
 	location_t loc = find_loc(p->file, p->line, p->col), at;
@@ -251,36 +549,32 @@ static void report_finding(const struct hog_finding *f, bool warn)
 
 	if (loc == UNKNOWN_LOCATION)
 		loc = input_location;
-	say(loc, warn, "%s [%s]", msg, hog_finding_option(f));
-	say(loc, false, "%s: %s", f->callee ? f->callee : f->site_func,
-	    f->reason ? f->reason : f->cls);
+	tell(out, loc, warn, "%s [%s]", msg, hog_finding_option(f));
+	tell(out, loc, false, "%s: %s", f->callee ? f->callee : f->site_func,
+	     f->reason ? f->reason : f->cls);
 	if (p->nchain > 1 || f->kind != HK_LOOP)
-		say(loc, false, "call chain: %s", chain);
+		tell(out, loc, false, "call chain: %s", chain);
 	for (i = 1; i < p->nchain; i++) {
 		at = find_loc(p->chain[i].file, p->chain[i].line, p->chain[i].col);
 		if (at != UNKNOWN_LOCATION)
-			say(at, false, "%s() %s here", p->chain[i].func,
-			    i == p->nchain - 1 && f->kind == HK_LOOP ? "loops" : "calls on");
-	}
-	if (p->lock.line && p->lock.cls) {
-		at = find_loc(p->file, p->lock.line, 0);
-		(void)at;
+			tell(out, at, false, "%s() %s here", p->chain[i].func,
+			     i == p->nchain - 1 && f->kind == HK_LOOP ? "loops" : "calls on");
 	}
 	for (i = 1; i < f->npaths && i < 6; i++) {
 		char *c = hog_path_text(f, &f->paths[i]);
 
-		say(loc, false, "also reached from %s() at %s:%d: %s", f->paths[i].holder,
-		    f->paths[i].file, f->paths[i].line, c);
+		tell(out, loc, false, "also reached from %s() at %s:%d: %s", f->paths[i].holder,
+		     f->paths[i].file, f->paths[i].line, c);
 		free(c);
 	}
 	if (f->npaths > 6)
-		say(loc, false, "and from %d more callers", f->npaths - 6);
+		tell(out, loc, false, "and from %d more callers", f->npaths - 6);
 	free(msg);
 	free(chain);
 }
 
 /* Machine-readable findings of this unit, written whole or not at all. */
-static void write_json(struct hog_prog *prog)
+static void write_json(struct hog_buf *out, struct hog_prog *prog)
 {
 	int n = hog_prog_nfindings(prog), i;
 	struct hog_report_item *items = XCNEWVEC(struct hog_report_item, n + 1);
@@ -293,55 +587,65 @@ static void write_json(struct hog_prog *prog)
 		items[i].f = hog_prog_finding(prog, i);
 	if (hog_report(items, n, &o, HOG_FMT_JSON, &b, &err) ||
 	    hog_write_file_atomic(lh.json_path, b.s ? b.s : "[]\n", b.len))
-		inform(UNKNOWN_LOCATION, "lockhog: cannot write %s: %s", lh.json_path,
-		       err ? err : xstrerror(errno));
+		tell(out, UNKNOWN_LOCATION, false, "lockhog: cannot write %s: %s", lh.json_path,
+		     err ? err : xstrerror(errno));
 	free(err);
 	hog_buf_free(&b);
 	XDELETEVEC(items);
 }
 
+/* In the child: the unit's analysis; the process ends with it, nothing is freed. */
+static void analysis_child(void *arg, struct hog_buf *out)
+{
+	struct hog_prog *prog = hog_prog_new(lh.strs, lh.rules);
+	bool warn = lh.diag == DIAG_WARN;
+	int i;
+
+	(void)arg;
+	hog_prog_add_module(prog, lh.mod);
+	hog_prog_solve(prog);
+	fault_here("@analysis");
+	for (i = 0; i < hog_prog_nfindings(prog); i++) {
+		const struct hog_finding *f = hog_prog_finding(prog, i);
+
+		/* header findings belong to the whole-tree scan, not every unit */
+		if (f->paths[0].file && lh.main_file && strcmp(f->paths[0].file, lh.main_file))
+			continue;
+		if (lh.diag != DIAG_NONE)
+			report_finding(out, f, warn && f->sev >= HS_WARNING);
+	}
+	if (lh.json_path)
+		write_json(out, prog);
+}
+
 static void finish_unit(void *gcc_data, void *user_data)
 {
-	struct hog_prog *prog;
-	int i, sig;
-	bool warn = lh.diag == DIAG_WARN;
+	struct hog_buf out = { 0 };
+	char why[256];
+	int i, rc;
 
 	(void)gcc_data;
 	(void)user_data;
-	if (lh.disabled || !lh.mod)
+	if (lh.disabled || !lh.mod || lh.broken)
 		return;
 	emit_section();
-	if ((lh.diag == DIAG_NONE && !lh.json_path) || seen_error())
-		return;
-	prog = hog_prog_new(lh.strs, lh.rules);
-	hog_prog_add_module(prog, lh.mod);
-	lh.mod = NULL;
-	guard_enter();
-	sig = sigsetjmp(guard_env, 1);
-	if (!sig) {
-		hog_prog_solve(prog);
-		for (i = 0; i < hog_prog_nfindings(prog); i++) {
-			const struct hog_finding *f = hog_prog_finding(prog, i);
-
-			/* header findings belong to the whole-tree scan, not every unit */
-			if (f->paths[0].file && lh.main_file &&
-			    strcmp(f->paths[0].file, lh.main_file))
-				continue;
-			if (lh.diag != DIAG_NONE)
-				report_finding(f, warn && f->sev >= HS_WARNING);
-		}
-		if (lh.json_path)
-			write_json(prog);
-	} else {
-		guard_on = 0;
-		global_dc->lock = guard_lock;
-		inform(UNKNOWN_LOCATION, "lockhog: internal error (%s) during analysis; no findings for this unit",
-		       sig == 1000 ? "compiler assertion" : strsignal(sig));
+	if ((lh.diag != DIAG_NONE || lh.json_path) && !seen_error()) {
+		rc = isolate(analysis_child, NULL, &out, why, sizeof(why));
+		if (!rc)
+			replay(&out);
+		else if (rc < 0)
+			inform(UNKNOWN_LOCATION, "lockhog: cannot isolate the analysis (%s); "
+			       "no findings for this unit", why);
+		else
+			inform(UNKNOWN_LOCATION, "lockhog: internal error (%s) during analysis; "
+			       "no findings for this unit", why);
+		hog_buf_free(&out);
 	}
-	guard_leave();
-	/* the program leaks on purpose after a crash: its state is suspect */
-	if (!sig)
-		hog_prog_free(prog);
+	hog_module_free(lh.mod);
+	lh.mod = NULL;
+	for (i = 0; i < lh.parts.n; i++)
+		hog_module_free((struct hog_module *)lh.parts.v[i]);
+	hog_vec_free(&lh.parts);
 }
 
 static const char *default_rules(const char *plugin_path)
@@ -385,6 +689,10 @@ static bool parse_args(struct plugin_name_args *info)
 			lh.section = v[0] == '1';
 		} else if (!strcmp(k, "json") && v) {
 			lh.json_path = v;
+		} else if (!strcmp(k, "fault") && v) {
+			lh.fault = v;
+		} else if (!strcmp(k, "fault-ice") && v) {
+			lh.fault_ice = v;
 		} else if (!strcmp(k, "tag")) {
 			/* for kbuild's command-line tracking only */
 		} else {
@@ -421,6 +729,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	}
 	lh.locs.strs = lh.strs;
 	lh.locs.map = hog_map_new();
+	atexit(child_atexit);
 
 	pass.pass = new lockhog_pass(g);
 	pass.reference_pass_name = "ssa";

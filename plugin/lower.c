@@ -783,6 +783,11 @@ static void lower_loops(struct lower *L)
 	}
 }
 
+bool lh_lower_changes_cfg(void)
+{
+	return loops_for_fn(cfun) && number_of_loops(cfun) > 1;
+}
+
 struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs)
 {
 	struct lower L;
@@ -796,7 +801,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs)
 	 * Loop normalisation adds preheaders and SSA names: do it before
 	 * numbering blocks and variables.
 	 */
-	if (loops_for_fn(cfun) && number_of_loops(cfun) > 1) {
+	if (lh_lower_changes_cfg()) {
 		loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
 		calculate_dominance_info(CDI_DOMINATORS);
 		scev_initialize();

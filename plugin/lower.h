@@ -22,5 +22,11 @@ const char *lh_struct_name(tree type);
 
 /* Lowers the current function (cfun) into m. */
 struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs);
+/*
+ * Whether lowering cfun rewrites it: its loops are normalised (preheaders,
+ * simple latches) and their bounds recorded.  Otherwise lowering only
+ * reads the IL.
+ */
+bool lh_lower_changes_cfg(void);
 
 #endif
