@@ -127,6 +127,7 @@ struct hog_path {
 	int irqs_off;
 	struct hog_lockref lock;
 	char fingerprint[17];	/* of this way to the site: holder and lock */
+	unsigned limits;	/* HOG_LIMIT_* of the functions on this way */
 };
 
 struct hog_finding {
@@ -146,7 +147,7 @@ struct hog_finding {
 	int npaths;		/* paths[0] is the primary one */
 	struct hog_path *paths;
 	const char *inner;
-	unsigned limits;	/* HOG_LIMIT_* of the functions on its paths */
+	unsigned limits;	/* HOG_LIMIT_* of the functions on any of its paths */
 };
 
 struct hog_prog;

@@ -474,14 +474,18 @@ static void mark_limits(struct hog_prog *p, struct hog_finding *f)
 
 	if (!hog_map_count(p->limited))
 		return;
-	for (i = 0; i < f->npaths; i++)
-		for (j = 0; j < f->paths[i].nchain; j++) {
+	for (i = 0; i < f->npaths; i++) {
+		struct hog_path *w = &f->paths[i];
+
+		for (j = 0; j < w->nchain; j++) {
 			const struct fnode *n = hog_map_get(p->limited,
-							    hog_intern(p->strs, f->paths[i].chain[j].func));
+							    hog_intern(p->strs, w->chain[j].func));
 
 			if (n)
-				f->limits |= n->sum.limits;
+				w->limits |= n->sum.limits;
 		}
+		f->limits |= w->limits;
+	}
 }
 
 static int finding_cmp(const void *x, const void *y)

@@ -178,16 +178,6 @@ static json_t *chain_json(const struct hog_finding *f, const struct hog_path *p)
 	return a;
 }
 
-static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
-{
-	return json_pack("{s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:b,s:o,s:s}",
-			 "function", jstr(p->holder), "file", jstr(p->file),
-			 "line", p->line, "col", p->col,
-			 "lock", jstr(p->lock.name), "lock_class", jstr(p->lock.cls),
-			 "chain", chain_json(f, p), "irqs_off", p->irqs_off,
-			 "steps", steps_json(p), "fingerprint", p->fingerprint);
-}
-
 static json_t *limits_json(unsigned mask)
 {
 	char *t = hog_limit_text(mask);
@@ -195,6 +185,20 @@ static json_t *limits_json(unsigned mask)
 
 	free(t);
 	return j;
+}
+
+static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
+{
+	json_t *o = json_pack("{s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:b,s:o,s:s}",
+			      "function", jstr(p->holder), "file", jstr(p->file),
+			      "line", p->line, "col", p->col,
+			      "lock", jstr(p->lock.name), "lock_class", jstr(p->lock.cls),
+			      "chain", chain_json(f, p), "irqs_off", p->irqs_off,
+			      "steps", steps_json(p), "fingerprint", p->fingerprint);
+
+	if (p->limits)
+		json_object_set_new(o, "incomplete", limits_json(p->limits));
+	return o;
 }
 
 static json_t *finding_json(const struct hog_report_item *it)
@@ -225,8 +229,9 @@ static json_t *finding_json(const struct hog_report_item *it)
 	json_object_set_new(o, "callers", callers);
 	if (base_name(it->state))
 		json_object_set_new(o, "baseline", json_string(base_name(it->state)));
-	if (f->limits)
-		json_object_set_new(o, "incomplete", limits_json(f->limits));
+	/* like every top-level field, of the primary way; callers carry their own */
+	if (p->limits)
+		json_object_set_new(o, "incomplete", limits_json(p->limits));
 	free(msg);
 	return o;
 }

@@ -204,11 +204,13 @@ def cost(f):
         return ('loop', f['site']['function'])
     return (f['kind'], f['callee'])
 
+# cut: a function on the way dropped costs from its summary (a limit),
+# so whether the other side had the way cannot be told
 def ways(f):
-    w = [dict(h=f['function'], l=f['lock'], irqs=bool(f['irqs_off']), chain=f['chain'])]
-    for c in f.get('callers', []):
-        w.append(dict(h=c['function'], l=c['lock'], irqs=bool(c['irqs_off']), chain=c['chain']))
-    return w
+    def way(p):
+        return dict(h=p['function'], l=p['lock'], irqs=bool(p['irqs_off']), chain=p['chain'],
+                    cut='costs beyond' in p.get('incomplete', ''))
+    return [way(f)] + [way(c) for c in f.get('callers', [])]
 
 def between(f, chain):
     # the functions a way passes through after its holder, up to the
@@ -233,6 +235,8 @@ def accounted(f, w):
     through a function it reached before and that reached the cost."""
     c = cost(f)
     k = (w['h'], w['l'], c)
+    if w['cut']:
+        return True
     if k in B_way and (B_way[k] or not w['irqs']):
         return True
     for g in between(f, w['chain']):
