@@ -442,7 +442,11 @@ static void prepare_tree(struct review *r, const struct hog_vec *dirs)
 	free(tag);
 }
 
-/* The top directories of the C sources and headers the series touches. */
+/*
+ * How many C sources and headers the series touches; the top directories
+ * of the sources go into dirs (a header's units are found from what is
+ * built, by find_units).
+ */
 static int touched_c(const struct review *r, struct hog_vec *dirs)
 {
 	int i, n = 0;
@@ -450,13 +454,11 @@ static int touched_c(const struct review *r, struct hog_vec *dirs)
 	for (i = 0; i < r->touched.n; i++) {
 		const char *f = r->touched.v[i], *slash = strchr(f, '/');
 		size_t l = strlen(f);
-
 		char *top;
 
 		if (l < 3 || (strcmp(f + l - 2, ".c") && strcmp(f + l - 2, ".h")))
 			continue;
 		n++;
-		/* a header's units are known only from what is built (find_units) */
 		if (!slash || !strcmp(f + l - 2, ".h"))
 			continue;
 		top = xstrndup(f, slash - f);
