@@ -286,9 +286,11 @@ static int deps_name(const char *deps, const char *file)
 	return 0;
 }
 
-static void scan_cmds(struct review *r, const char *rel, struct hog_vec *headers, int depth)
+/* Calls visit for every compile kbuild recorded below rel (its .o.cmd files). */
+static void walk_cmds(const char *dir, const char *rel, int depth,
+		      void (*visit)(const struct unit_cmd *u, void *arg), void *arg)
 {
-	char *path = hog_xasprintf("%s/%s", r->dir, rel);
+	char *path = hog_xasprintf("%s/%s", dir, rel);
 	DIR *d = opendir(path);
 	struct dirent *de;
 
@@ -301,25 +303,39 @@ static void scan_cmds(struct review *r, const char *rel, struct hog_vec *headers
 			continue;
 		sub = hog_xasprintf("%s%s%s", rel, *rel ? "/" : "", n);
 		if (n[0] == '.' && l > 6 && !strcmp(n + l - 6, ".o.cmd")) {
-			char *full = hog_xasprintf("%s/%s", r->dir, sub);
-			struct unit_cmd *u = read_cmd(r->dir, full);
-			int i;
+			char *full = hog_xasprintf("%s/%s", dir, sub);
+			struct unit_cmd *u = read_cmd(dir, full);
 
-			for (i = 0; u && i < headers->n; i++)
-				if (deps_name(u->deps, headers->v[i]) && strstr(u->cmd, " -c "))
-					vec_add_unique(&r->units, u->obj);
+			if (u && strstr(u->cmd, " -c "))
+				visit(u, arg);
 			free_cmd(u);
 			free(full);
 		} else if (de->d_type == DT_DIR && n[0] != '.' && depth < 12 &&
 			   strcmp(n, "Documentation") && strcmp(n, "tools") &&
 			   strcmp(n, "scripts") && strcmp(n, "usr")) {
-			scan_cmds(r, sub, headers, depth + 1);
+			walk_cmds(dir, sub, depth + 1, visit, arg);
 		}
 		free(sub);
 	}
 	if (d)
 		closedir(d);
 	free(path);
+}
+
+struct header_units {
+	struct review *r;
+	const struct hog_vec *headers;
+};
+
+/* a unit whose dependency list names a touched header is compiled again */
+static void add_if_includes(const struct unit_cmd *u, void *arg)
+{
+	struct header_units *h = arg;
+	int i;
+
+	for (i = 0; i < h->headers->n; i++)
+		if (deps_name(u->deps, h->headers->v[i]))
+			vec_add_unique(&h->r->units, u->obj);
 }
 
 static void find_units(struct review *r)
@@ -357,7 +373,9 @@ static void find_units(struct review *r)
 		free(top);
 	}
 	if (headers.n) {
-		scan_cmds(r, "", &headers, 0);
+		struct header_units h = { r, &headers };
+
+		walk_cmds(r->dir, "", 0, add_if_includes, &h);
 		for (i = 0; i < r->units.n; i++) {
 			char *u = r->units.v[i], *slash = strchr(u, '/');
 			char *top = slash ? xstrndup(u, slash - u) :
@@ -375,38 +393,21 @@ static void find_units(struct review *r)
 
 /* ---- the tree's own analysis, the comparison's base ---- */
 
-/* Counts the units compiled below rel, and those not by this plugin and rules. */
-static void count_units(const char *dir, const char *rel, const char *tag, int depth,
-			int *units, int *stale)
+struct unit_count {
+	const char *tag;
+	int units, stale;
+};
+
+/* counts the units, and those compiled by another plugin or rules (not the .mod.o glue) */
+static void count_unit(const struct unit_cmd *u, void *arg)
 {
-	char *path = hog_xasprintf("%s/%s", dir, rel);
-	DIR *d = opendir(path);
-	struct dirent *de;
+	struct unit_count *c = arg;
+	size_t l = strlen(u->obj);
 
-	while (d && (de = readdir(d))) {
-		const char *n = de->d_name;
-		size_t l = strlen(n);
-		char *sub = hog_xasprintf("%s/%s", rel, n);
-
-		if (n[0] == '.' && l > 6 && !strcmp(n + l - 6, ".o.cmd")) {
-			char *full = hog_xasprintf("%s/%s", dir, sub);
-			char *text = hog_read_file(full, NULL);
-
-			/* compiles only: not links, not the .mod.o glue */
-			if (text && strstr(text, " -c ") && !strstr(text, ".mod.o ")) {
-				(*units)++;
-				*stale += !strstr(text, tag);
-			}
-			free(text);
-			free(full);
-		} else if (de->d_type == DT_DIR && n[0] != '.' && depth < 12) {
-			count_units(dir, sub, tag, depth + 1, units, stale);
-		}
-		free(sub);
-	}
-	if (d)
-		closedir(d);
-	free(path);
+	if (l > 6 && !strcmp(u->obj + l - 6, ".mod.o"))
+		return;
+	c->units++;
+	c->stale += !strstr(u->cmd, c->tag);
 }
 
 /*
@@ -425,11 +426,11 @@ static void prepare_tree(struct review *r, const struct hog_vec *dirs)
 
 	kbuild_configure(&k);
 	for (i = 0; i < dirs->n; i++) {
-		int units = 0, stale = 0;
+		struct unit_count c = { want, 0, 0 };
 
 		targets[i] = hog_xasprintf("%s/", (char *)dirs->v[i]);
-		count_units(r->dir, dirs->v[i], want, 0, &units, &stale);
-		if (!units || stale)
+		walk_cmds(r->dir, dirs->v[i], 0, count_unit, &c);
+		if (!c.units || c.stale)
 			fprintf(stderr, "lockhog: %s has no current analysis in %s: building it with the plugin\n",
 				targets[i], r->dir);
 	}
