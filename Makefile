@@ -40,7 +40,7 @@ deps:
 
 $(BUILD)/core/%.o: core/%.c $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -fPIC -std=gnu11 -c $< -o $@
+	$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -std=gnu11 -c $< -o $@
 
 $(CORE_LIB): $(CORE_OBJ)
 	rm -f $@

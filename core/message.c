@@ -7,14 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "message.h"
+#include "checker.h"
 
 const char *hog_finding_option(const struct hog_finding *f)
 {
-	static const char *const o[] = {
-		"-Wlockhog-call", "-Wlockhog-loop", "-Wlockhog-sleep", "-Wlockhog-atomic",
-	};
+	static char opt[HOG_MAX_KINDS][48];
+	const struct hog_checker *c = hog_checker(f->kind);
 
-	return f->kind <= HK_ATOMIC ? o[f->kind] : "-Wlockhog";
+	if (!c)
+		return "-Wlockhog";
+	if (!opt[f->kind][0])
+		snprintf(opt[f->kind], sizeof(opt[0]), "-Wlockhog-%s", c->name);
+	return opt[f->kind];
 }
 
 static void context(struct hog_buf *b, const struct hog_path *p)
@@ -37,29 +41,10 @@ static void context(struct hog_buf *b, const struct hog_path *p)
 char *hog_finding_message(const struct hog_finding *f, const struct hog_path *p)
 {
 	struct hog_buf b = { 0 };
-	const char *callee = f->callee ? f->callee : "?";
-
 	if (!p)
 		p = &f->paths[0];
-	switch (f->kind) {
-	case HK_CALL:
-		hog_buf_printf(&b, "%s() %s ", callee, p->nchain > 1 ? "reached" : "called");
-		break;
-	case HK_SLEEP:
-		hog_buf_printf(&b, "%s() may sleep, %s ", callee,
-			       p->nchain > 1 ? "reached" : "called");
-		break;
-	case HK_LOOP:
-		hog_buf_printf(&b, "unbounded loop in %s() calling %s() runs ", f->site_func, callee);
-		break;
-	case HK_ATOMIC:
-		if (f->callee)
-			hog_buf_printf(&b, "atomic RMW on a global in %s() via %s() runs ",
-				       f->site_func, callee);
-		else
-			hog_buf_printf(&b, "atomic RMW on a global in %s() runs ", f->site_func);
-		break;
-	}
+	if (hog_checker(f->kind))
+		hog_checker(f->kind)->message(&b, f, p);
 	context(&b, p);
 	if (f->batched)
 		hog_buf_add(&b, " (once per per-CPU batch)");

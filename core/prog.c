@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "flow.h"
+#include "checker.h"
 #include "expr.h"
 
 struct fnode {
@@ -342,9 +343,9 @@ static void solve_all(struct hog_prog *p)
 
 const char *hog_kind_name(enum hog_kind k)
 {
-	static const char *const n[] = { "call", "loop", "sleep", "atomic" };
+	const struct hog_checker *c = hog_checker(k);
 
-	return k <= HK_ATOMIC ? n[k] : "?";
+	return c ? c->name : "?";
 }
 
 const char *hog_sev_name(enum hog_sev s)
@@ -361,7 +362,7 @@ int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
 
 	for (i = 0; i < p->nchain && n < max; i++)
 		out[n++] = p->chain[i].func;
-	if (f->kind != HK_LOOP && f->callee && n < max)
+	if (!hog_kind_at_site(f->kind) && f->callee && n < max)
 		out[n++] = f->callee;
 	return n;
 }
@@ -379,7 +380,7 @@ static int base_score(const struct hog_finding *f)
 {
 	const char *c = f->cls ? f->cls : "";
 
-	if (f->kind == HK_SLEEP)
+	if (hog_kind_sleeps(f->kind))
 		return 60;
 	if (!strcmp(c, HOG_CLS_FLUSH))
 		return 55;
@@ -414,7 +415,7 @@ static void rate(struct hog_finding *f)
 		s -= 40;
 	f->score = s;
 
-	if (f->kind == HK_SLEEP)
+	if (hog_kind_sleeps(f->kind))
 		f->sev = HS_ERROR;
 	else if (p->lock.sleeping || !strcmp(k, "preempt") || f->batched)
 		f->sev = HS_NOTE;
@@ -445,7 +446,7 @@ static void fingerprint(struct hog_prog *p, struct hog_finding *f)
 	 */
 	char *k = hog_xasprintf("%s|%s|%s|%s%s%s", hog_kind_name(f->kind),
 				f->cls ? f->cls : "", f->site_func,
-				f->callee && f->kind != HK_LOOP ? f->callee : "",
+				f->callee && !hog_kind_at_site(f->kind) ? f->callee : "",
 				site_is_global(p, f) ? "" : "|",
 				site_is_global(p, f) ? "" : (f->site_file ? f->site_file : ""));
 	unsigned long long h = hog_hash64(k, strlen(k), 0);
@@ -518,7 +519,7 @@ static void group(struct hog_prog *p)
 		/* a loop is its function's: which call in it weighs most may change */
 		char *k = hog_xasprintf("%d|%s|%s|%s|%s", r->kind, r->cls ? r->cls : "",
 					site->file ? site->file : "", site->func,
-					r->callee && r->kind != HK_LOOP ? r->callee : "");
+					r->callee && !hog_kind_at_site(r->kind) ? r->callee : "");
 		const char *key = hog_intern(p->strs, k);
 		struct hog_finding *f = hog_map_get(bykey, key);
 

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include "report.h"
 #include "message.h"
+#include "checker.h"
 
 int hog_format_parse(const char *s)
 {
@@ -311,7 +312,7 @@ static json_t *sarif_flow(const struct hog_finding *f, const struct hog_path *p)
 
 		if (i + 1 < p->nchain)
 			m = hog_xasprintf("%s() calls %s()", s->func, p->chain[i + 1].func);
-		else if (f->kind == HK_LOOP)
+		else if (hog_kind_at_site(f->kind))
 			m = hog_xasprintf("%s() loops here", s->func);
 		else
 			m = hog_xasprintf("%s() calls %s()", s->func, f->callee ? f->callee : "?");

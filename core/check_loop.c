@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Long data-dependent loops under a lock: a loop whose trip count the
+ * code does not bound (or bounds above the catalogue's max-bound) and
+ * whose body makes at least min-calls non-trivial calls (rules/README.md,
+ * "loop").  Parent walks and retry loops are not counted: the first are
+ * check_call's hierarchy walks, the second run once in practice.  Of
+ * nested qualifying loops only the outermost is reported.
+ */
+#include <stdlib.h>
+#include "checker.h"
+
+#define MAX_LOOP_BREAKS 16
+
+static int loop_has(const struct hog_loop *l, int b)
+{
+	int i;
+
+	for (i = 0; i < l->nblocks; i++)
+		if (l->blocks[i] == b)
+			return 1;
+	return 0;
+}
+
+static int loop_unbounded(struct fs *fs, const struct hog_loop *l)
+{
+	const struct hog_loop_policy *p = &eng_rules(fs)->loop;
+
+	if (l->bound >= 0 && l->bound <= p->max_bound)
+		return 0;
+	if (l->shape == HL_PARENT_WALK || l->shape == HL_RETRY)
+		return 0;
+	if (l->shape == HL_PTRCHASE && !p->listwalk)
+		return 0;
+	return 1;
+}
+
+/* Non-trivial calls in the body; *name, *line: the weightiest (first of equals). */
+static int loop_heavy(struct fs *fs, const struct hog_loop *l, const char **name, int *line)
+{
+	struct eng_block b;
+	int i, n = 0, w = -1;
+
+	*name = NULL;
+	*line = 0;
+	for (i = 0; i < l->nblocks; i++) {
+		eng_block(fs, l->blocks[i], &b);
+		n += b.heavy;
+		if (b.heavy_name && (b.heavy_weight > w ||
+				     (b.heavy_weight == w && b.heavy_line < *line))) {
+			*name = b.heavy_name;
+			*line = b.heavy_line;
+			w = b.heavy_weight;
+		}
+	}
+	return n;
+}
+
+static int loop_qualifies(struct fs *fs, const struct hog_loop *l)
+{
+	int min = eng_rules(fs)->loop.min_calls, line;
+	const char *n;
+
+	return loop_unbounded(fs, l) && min > 0 && loop_heavy(fs, l, &n, &line) >= min;
+}
+
+static int inside_qualifying(struct fs *fs, const struct hog_loop *l)
+{
+	const struct hog_func *f = eng_func(fs);
+	int j;
+
+	for (j = 0; j < f->nloops; j++)
+		if (&f->loops[j] != l && f->loops[j].nblocks > l->nblocks &&
+		    loop_has(&f->loops[j], l->header) && loop_qualifies(fs, &f->loops[j]))
+			return 1;
+	return 0;
+}
+
+static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
+{
+	const char *heavy, *brk[MAX_LOOP_BREAKS];
+	struct hog_cost *c;
+	struct eng_block b;
+	char *reason;
+	int j, line, nbrk;
+
+	loop_heavy(fs, l, &heavy, &line);
+	nbrk = eng_loop_breaks(fs, l, brk, MAX_LOOP_BREAKS);
+	reason = hog_xasprintf("loop with a data-dependent trip count calling %s() on every iteration",
+			       heavy ? heavy : "?");
+	c = eng_cost_new(fs, HK_LOOP, eng_intern(fs, HOG_CLS_LOOP), eng_intern(fs, reason),
+			 heavy, 0, l->line, l->col, NULL);
+	free(reason);
+	c->brk = eng_alloc(fs, sizeof(char *) * (nbrk ? nbrk : 1));
+	for (j = 0; j < nbrk; j++)
+		c->brk[j] = brk[j];
+	c->nbreak = nbrk;
+	/* IRQs let in once per iteration break an IRQs-off stretch */
+	for (j = 0; j < l->nblocks; j++) {
+		eng_block(fs, l->blocks[j], &b);
+		if (b.irq_on)
+			c->irq_on = 1;
+	}
+	return c;
+}
+
+static void loop_done(struct fs *fs)
+{
+	const struct hog_func *f = eng_func(fs);
+	int i;
+
+	for (i = 0; i < f->nloops; i++) {
+		const struct hog_loop *l = &f->loops[i];
+
+		if (!loop_qualifies(fs, l))
+			continue;
+		eng_nontrivial(fs);
+		if (!inside_qualifying(fs, l))
+			eng_loop_cost(fs, l, loop_cost(fs, l));
+	}
+}
+
+static void loop_message(struct hog_buf *b, const struct hog_finding *f,
+			 const struct hog_path *p)
+{
+	hog_buf_printf(b, "unbounded loop in %s() calling %s() runs ", f->site_func,
+		       f->callee ? f->callee : "?");
+}
+
+const struct hog_checker check_loop = {
+	.name = "loop",
+	.flags = HOG_CK_AT_SITE,
+	.done = loop_done,
+	.message = loop_message,
+};

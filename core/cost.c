@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Costs: made by the checkers, recorded here against the lock states
+ * at the point they happen.  A cost becomes a raw finding for each path
+ * that holds something, and enters the summary so that the callers see
+ * it at their call; the costs a callee's summary carries are recorded
+ * at each call to it the same way, whatever their kind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "expr.h"
+
+static struct hog_step step_at(struct fs *fs, int line, int col)
+{
+	struct hog_step st = { fs->f->name, fs->f->file, line, col };
+
+	return st;
+}
+
+struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls,
+				 const char *reason, const char *callee, int listed,
+				 int line, int col, const struct hog_cost *tail)
+{
+	struct hog_cost *c = hog_alloc(fs->c->arena, sizeof(*c));
+	int n = 1 + (tail ? tail->nchain : 0);
+
+	c->kind = kind;
+	c->cls = cls;
+	c->reason = reason;
+	c->callee = callee;
+	c->listed = listed;
+	c->nchain = n;
+	c->chain = hog_alloc(fs->c->arena, sizeof(*c->chain) * n);
+	c->chain[0] = step_at(fs, line, col);
+	if (tail) {
+		memcpy(c->chain + 1, tail->chain, sizeof(*c->chain) * tail->nchain);
+		c->irqs_off = tail->irqs_off;
+		c->irq_on = tail->irq_on;
+		c->batched = tail->batched;
+		c->inner = tail->inner;
+	}
+	c->when.arg = -1;
+	return c;
+}
+
+static void add_unique(const char **v, int *n, int max, const char *e)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (v[i] == e)
+			return;
+	if (*n < max)
+		v[(*n)++] = e;
+}
+
+static const char **map_exprs(struct fs *fs, const char *const *in, int n,
+			      const struct callv *cv, int *nout)
+{
+	const char **o = n ? hog_alloc(fs->c->arena, sizeof(char *) * n) : NULL;
+	int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *a = cv ? hog_expr_subst(fs->c->strs, fs->c->rules, in[i],
+						    cv->addr, cv->nargs, NULL) : in[i];
+
+		if (a)
+			add_unique(o, &k, n, a);
+	}
+	*nout = k;
+	return o;
+}
+
+static int class_in(struct fs *fs, const struct held *h, const char *const *rel, int nrel)
+{
+	int i;
+
+	for (i = 0; i < nrel; i++) {
+		if (held_is(h, rel[i]))
+			return 1;
+		if (h->cls && h->cls == hog_expr_class(fs->c->strs, rel[i]) &&
+		    (loose_name(h->expr) || loose_name(rel[i])))
+			return 1;
+	}
+	return 0;
+}
+
+static char *held_name(struct fs *fs, const struct held *h)
+{
+	if (h->expr)
+		return hog_expr_display(h->expr, (const char *const *)fs->f->params,
+					fs->f->nparams, (const char *const *)fs->f->vnames,
+					fs->f->vnames ? fs->f->nvnames : 0);
+	if (h->cls)
+		return hog_xstrdup(h->cls);
+	return hog_xstrdup("?");
+}
+
+/*
+ * Which lock a finding names: the innermost spinning lock the cost does
+ * not give up, then IRQs off, then preemption off, then a sleeping lock
+ * (only for work that does not itself sleep).  Returns 0 for none.
+ */
+static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *c,
+		     const char *const *rel, int nrel, const char *const *brk, int nbrk,
+		     struct hog_lockref *out)
+{
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = t->nheld - 1; i >= 0; i--) {
+		const struct held *h = &t->held[i];
+		char *n;
+
+		if (h->sleeping || class_in(fs, h, rel, nrel) || class_in(fs, h, brk, nbrk))
+			continue;
+		n = held_name(fs, h);
+		out->name = hog_intern(fs->c->strs, n);
+		free(n);
+		out->cls = h->cls;
+		out->kind = h->kind;
+		out->line = h->line;
+		return 1;
+	}
+	if (t->irq == HOG_IRQ_OFF) {
+		out->name = hog_intern(fs->c->strs, "IRQs off");
+		out->kind = hog_intern(fs->c->strs, "irq");
+		return 1;
+	}
+	if (t->preempt > 0) {
+		out->name = hog_intern(fs->c->strs, "preemption off");
+		out->kind = hog_intern(fs->c->strs, "preempt");
+		return 1;
+	}
+	if (hog_checker(c->kind)->flags & HOG_CK_SLEEPS)
+		return 0;
+	for (i = t->nheld - 1; i >= 0; i--) {
+		const struct held *h = &t->held[i];
+		char *n;
+
+		if (!h->sleeping || class_in(fs, h, rel, nrel) || class_in(fs, h, brk, nbrk))
+			continue;
+		n = held_name(fs, h);
+		out->name = hog_intern(fs->c->strs, n);
+		free(n);
+		out->cls = h->cls;
+		out->kind = h->kind;
+		out->sleeping = 1;
+		out->line = h->line;
+		return 1;
+	}
+	return 0;
+}
+
+static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *c,
+		     const char *const *rel, int nrel)
+{
+	struct hog_raw *r;
+	struct hog_lockref lock;
+	struct tup tt;
+
+	if (!fs->c->raws)
+		return;
+	if (t->pf > 0 && c->cls && !strcmp(c->cls, HOG_CLS_FAULT))
+		return;		/* faults off: the copy fails instead of sleeping */
+	if (c->irq_on && t->irq == HOG_IRQ_OFF) {
+		/* the callee turned IRQs back on before the cost */
+		tt = *t;
+		tt.irq = HOG_IRQ_ON;
+		t = &tt;
+	}
+	if (!pick_lock(fs, t, c, rel, nrel, c->brk, c->nbreak, &lock))
+		return;
+	r = hog_alloc(fs->c->arena, sizeof(*r));
+	r->kind = c->kind;
+	r->cls = c->cls;
+	r->reason = c->reason;
+	r->callee = c->callee;
+	r->listed = c->listed;
+	r->batched = c->batched || t->batched;
+	r->inner = c->inner;
+	r->path.holder = fs->f->name;
+	r->path.file = c->chain[0].file;
+	r->path.line = c->chain[0].line;
+	r->path.col = c->chain[0].col;
+	r->path.nchain = c->nchain;
+	r->path.chain = c->chain;
+	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off;
+	r->path.lock = lock;
+	hog_vec_push(fs->c->raws, r);
+}
+
+/* The innermost lock of ours held at the cost, for callers' messages. */
+static const char *inner_name(struct fs *fs, const struct tset *set)
+{
+	int i, j;
+
+	for (i = 0; i < set->n; i++)
+		for (j = set->t[i].nheld - 1; j >= 0; j--)
+			if (!set->t[i].held[j].sleeping) {
+				char *n = held_name(fs, &set->t[i].held[j]);
+				const char *r = hog_intern(fs->c->strs, n);
+
+				free(n);
+				return r;
+			}
+	return NULL;
+}
+
+/*
+ * Every path here tested bits of the same parameter: the cost is the
+ * callers' only if they pass such bits.  Paths that tested different
+ * bits set join as "any of them".
+ */
+static void when_from_paths(struct hog_cost *c, const struct tset *set)
+{
+	long long mask;
+	int i, same;
+
+	if (c->when.arg >= 0 || !set->n)
+		return;
+	same = set->t[0].pc_param >= 0;
+	mask = set->t[0].pc_mask;
+	for (i = 1; i < set->n && same; i++) {
+		if (set->t[i].pc_param != set->t[0].pc_param ||
+		    set->t[i].pc_op != set->t[0].pc_op)
+			same = 0;
+		else if (set->t[i].pc_mask != mask && set->t[0].pc_op == '&')
+			mask |= set->t[i].pc_mask;
+		else if (set->t[i].pc_mask != mask)
+			same = 0;
+	}
+	if (same) {
+		c->when.arg = set->t[0].pc_param;
+		c->when.op = set->t[0].pc_op;
+		c->when.val = mask;
+	}
+}
+
+/* A fault on user memory with page faults off on every path fails instead of sleeping. */
+static int faults_off(const struct hog_cost *c, const struct tset *set)
+{
+	int i;
+
+	if (!c->cls || strcmp(c->cls, HOG_CLS_FAULT) || !set->n)
+		return 0;
+	for (i = 0; i < set->n; i++)
+		if (set->t[i].pf <= 0)
+			return 0;
+	return 1;
+}
+
+/* For callers: entry locks any path gave up before the cost. */
+static void given_up(struct fs *fs, const struct tset *set, struct hog_cost *c)
+{
+	const char *rel[MAX_REL * 2];
+	int i, j, nrel = 0;
+
+	for (j = 0; j < c->nrel; j++)
+		if (hog_expr_portable(c->rel[j]))
+			add_unique(rel, &nrel, MAX_REL * 2, c->rel[j]);
+	for (i = 0; i < set->n; i++)
+		for (j = 0; j < set->t[i].nrel; j++)
+			add_unique(rel, &nrel, MAX_REL * 2, set->t[i].rel[j]);
+	c->rel = hog_alloc(fs->c->arena, sizeof(char *) * (nrel ? nrel : 1));
+	memcpy(c->rel, rel, sizeof(char *) * nrel);
+	c->nrel = nrel;
+}
+
+/* What every path, or some path, to the cost says about IRQs and batching. */
+static void path_flags(const struct tset *set, struct hog_cost *c)
+{
+	int i, alloff = set->n > 0, allbatched = set->n > 0;
+
+	for (i = 0; i < set->n; i++) {
+		const struct tup *t = &set->t[i];
+
+		if (t->irq != HOG_IRQ_OFF)
+			alloff = 0;
+		if (!t->batched)
+			allbatched = 0;
+		/*
+		 * IRQs turned on, or restored from the caller's flags, on some
+		 * path before the cost: the caller's "IRQs off" does not hold there.
+		 */
+		if (t->irq == HOG_IRQ_ON || t->irq >= HOG_IRQ_PARAM)
+			c->irq_on = 1;
+	}
+	if (alloff && !c->irq_on)
+		c->irqs_off = 1;
+	if (allbatched)
+		c->batched = 1;
+}
+
+/*
+ * Records a cost at this point: into the summary (for our callers) and,
+ * for each path that holds something, as a raw finding.
+ */
+void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
+{
+	int i, k;
+
+	if (c->nchain > fs->c->rules->loop.max_chain + 1)
+		return;
+	when_from_paths(c, set);
+	if (faults_off(c, set))
+		return;
+	for (i = 0; i < set->n; i++)
+		emit_raw(fs, &set->t[i], c, c->rel, c->nrel);
+	given_up(fs, set, c);
+	path_flags(set, c);
+	if (!c->inner)
+		c->inner = inner_name(fs, set);
+	for (i = 0, k = 0; i < c->nbreak; i++)
+		if (hog_expr_portable(c->brk[i]))
+			c->brk[k++] = c->brk[i];
+	c->nbreak = k;
+	hog_vec_push(&fs->costs, c);
+}
+
+void eng_cost_for_callers(struct fs *fs, struct hog_cost *c)
+{
+	hog_vec_push(&fs->costs, c);
+}
+
+/*
+ * How much a call weighs in a loop body, to name the heaviest one:
+ * 0 trivial, 1 unknown, 2 non-trivial, more the more costs it carries.
+ */
+static int call_weight(struct fs *fs, const char *callee)
+{
+	const struct hog_summary *s;
+	int i, w;
+
+	if (!callee)
+		return 0;
+	if (rule_of(fs, callee, HR_COST))
+		return 3;
+	if (has_any_rule(fs, callee))
+		return 0;
+	s = summary_of(fs, callee);
+	if (!s)
+		return 1;
+	if (s->trivial)
+		return 0;
+	w = 2 + (s->self ? 4 : 0);
+	for (i = 0; i < s->ncost; i++)
+		w += s->cost[i].kind == HK_LOOP ? 2 : 1;
+	return w;
+}
+
+static int is_trivial_call(struct fs *fs, const char *callee)
+{
+	return call_weight(fs, callee) == 0;
+}
+
+void eng_set_self(struct fs *fs, struct hog_cost *c)
+{
+	fs->s->self = c;
+}
+
+int eng_has_self(struct fs *fs)
+{
+	return fs->s->self != NULL;
+}
+
+void eng_atomic_for_callers(struct fs *fs, const char *a)
+{
+	int i;
+
+	for (i = 0; i < fs->atomics.n; i++)
+		if (fs->atomics.v[i] == a)
+			return;
+	if (fs->atomics.n < MAX_ATOMICS)
+		hog_vec_push(&fs->atomics, (void *)a);
+}
+
+void eng_nontrivial(struct fs *fs)
+{
+	fs->nontrivial++;
+}
+
+static void mark_atomic(struct fs *fs, const struct tset *set)
+{
+	struct binfo *bi = &fs->bi[fs->cur_block];
+	int i;
+
+	bi->atomic = 1;
+	for (i = 0; i < set->n; i++)
+		if (!set->t[i].batched)
+			bi->atomic_hot = 1;
+}
+
+/* An atomic RMW on a (NULL: unknown): the block remembers it, the checkers judge it. */
+void atomic_event(struct fs *fs, const struct tset *set, const char *a,
+		  const char *via, int line, int col)
+{
+	int k;
+
+	mark_atomic(fs, set);
+	fs->s->has_atomic = 1;
+	for (k = 0; k < hog_nkinds(); k++)
+		if (hog_checker(k)->atomic)
+			hog_checker(k)->atomic(fs, set, a, via, line, col);
+}
+
+/* The heaviest non-trivial call of the block names a loop's cost. */
+static void note_heavy(struct fs *fs, const struct hog_event *e)
+{
+	struct binfo *bi = &fs->bi[fs->cur_block];
+	int w;
+
+	if (is_trivial_call(fs, e->callee))
+		return;
+	w = call_weight(fs, e->callee);
+	bi->heavy++;
+	if (!bi->heavy_name || w > bi->heavy_weight) {
+		bi->heavy_name = e->callee;
+		bi->heavy_line = e->line;
+		bi->heavy_weight = w;
+	}
+	fs->nontrivial++;
+}
+
+/* The callee's costs, carried to this call: extended by one step, in our terms. */
+static void callee_costs(struct fs *fs, const struct tset *set, const struct callv *cv,
+			 const struct hog_summary *s)
+{
+	const struct hog_event *e = cv->ev;
+	struct hog_when cond;
+	int i;
+
+	if (s->self) {
+		struct hog_cost *c = eng_cost_new(fs, s->self->kind, s->self->cls,
+						  s->self->reason, e->callee, 0, e->line,
+						  e->col, NULL);
+
+		c->batched = s->self->batched;
+		eng_cost_at(fs, set, c);
+	}
+	for (i = 0; i < s->ncost; i++) {
+		const struct hog_cost *t = &s->cost[i];
+		int ok = eng_when(fs, cv, &t->when, &cond);
+		struct hog_cost *c;
+
+		if (ok == 0 || (ok < 0 && cond.arg < 0))
+			continue;
+		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
+				 e->line, e->col, t);
+		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
+		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
+		if (ok != 1) {
+			c->when = cond;
+			eng_cost_for_callers(fs, c);
+		} else {
+			eng_cost_at(fs, set, c);
+		}
+	}
+}
+
+/* What the callee's summary says at this call: atomics, costs, lock breaks. */
+static void callee_summary(struct fs *fs, const struct tset *set, const struct callv *cv,
+			   const struct hog_summary *s)
+{
+	const struct hog_event *e = cv->ev;
+	int i;
+
+	if (s->has_atomic)
+		mark_atomic(fs, set);
+	for (i = 0; i < s->natomic; i++) {
+		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, s->atomic[i],
+					       cv->addr, cv->nargs, NULL);
+
+		atomic_event(fs, set, a, e->callee, e->line, e->col);
+	}
+	callee_costs(fs, set, cv, s);
+	for (i = 0; i < s->nbrk; i++) {
+		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, s->brk[i],
+					       cv->addr, cv->nargs, NULL);
+
+		note_release(fs, a, a ? hog_expr_class(fs->c->strs, a) : NULL);
+	}
+}
+
+/* Costs of a call, recorded against the set of states before it. */
+void call_costs(struct fs *fs, const struct tset *set, const struct callv *cv)
+{
+	const struct hog_event *e = cv->ev;
+	const struct hog_rule *ar = rule_of(fs, e->callee, HR_ATOMIC);
+	const struct hog_rule *br = rule_of(fs, e->callee, HR_LOCKBREAK);
+	const struct hog_summary *s;
+	int k;
+
+	note_heavy(fs, e);
+	if (br && br->op == HBRK_BREAK) {
+		const char *a = eng_arg_addr(cv, br->arg);
+
+		note_release(fs, a, a ? hog_expr_class(fs->c->strs, a) : NULL);
+	}
+	if (ar)
+		atomic_event(fs, set, eng_arg_addr(cv, ar->arg), e->callee, e->line, e->col);
+	for (k = 0; k < hog_nkinds(); k++)
+		if (hog_checker(k)->call)
+			hog_checker(k)->call(fs, set, cv);
+	if (has_any_rule(fs, e->callee))
+		return;
+	s = summary_of(fs, e->callee);
+	if (s)
+		callee_summary(fs, set, cv, s);
+}
+
+void eng_rule_cost(struct fs *fs, const struct tset *set, const struct callv *cv,
+		   enum hog_kind k, const struct hog_rule *cr)
+{
+	const struct hog_event *e = cv->ev;
+	struct hog_when cond;
+	struct hog_cost *c;
+	int ok = eng_when(fs, cv, &cr->when, &cond);
+
+	if (ok != 1 && cond.arg < 0)
+		return;
+	c = eng_cost_new(fs, k, cr->cls, cr->reason, e->callee, 1, e->line, e->col, NULL);
+	if (ok != 1) {
+		c->when = cond;
+		/* only our callers can tell: no finding here */
+		eng_cost_for_callers(fs, c);
+	} else {
+		eng_cost_at(fs, set, c);
+	}
+}

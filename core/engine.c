@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The engine: one function's CFG walked to a fixed point of lock state
+ * (engine.h), then one recording pass over it that calls the checkers
+ * (checker.h) and gathers what the summary says to the callers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "expr.h"
+
+static void record_exit(struct fs *fs, const struct tset *set, const struct hog_event *e)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		struct exitrec *x = hog_xcalloc(1, sizeof(*x));
+		int irq;
+
+		x->t = set->t[i];
+		if (e && e->nargs > 0) {
+			x->retkind = val_fact(fs, &set->t[i], &e->args[0], &irq);
+			x->retaddr = val_addr(fs, &e->args[0]);
+		}
+		hog_vec_push(&fs->exits, x);
+	}
+}
+
+void transfer(struct fs *fs, int bno, struct tset *set)
+{
+	const struct hog_block *b = &fs->f->blocks[bno];
+	int i;
+
+	fs->cur_block = bno;
+	for (i = 0; i < b->nev && set->n; i++) {
+		const struct hog_event *e = &b->ev[i];
+		struct callv cv;
+
+		switch (e->kind) {
+		case HE_CALL:
+			call_prepare(fs, e, &cv);
+			if (fs->recording)
+				call_costs(fs, set, &cv);
+			apply_call(fs, set, &cv);
+			break;
+		case HE_ICALL:
+			if (fs->recording)
+				fs->icalls++;
+			break;
+		case HE_ATOMIC:
+			if (fs->recording)
+				atomic_event(fs, set, e->nargs ? val_addr(fs, &e->args[0]) : NULL,
+					     NULL, e->line, e->col);
+			break;
+		case HE_ASSIGN:
+			apply_assign(fs, set, e);
+			break;
+		case HE_RETURN:
+			if (fs->recording)
+				record_exit(fs, set, e);
+			break;
+		case HE_STORE:
+			apply_store(fs, set, e);
+			break;
+		}
+		tset_compact(set, 0);
+	}
+}
+
+/* Moves the states at the end of b along the edge to succ number si. */
+/*
+ * "if (locked) unlock_page_lruvec_irqrestore(locked, flags);": a pointer
+ * that is handed to an unlock doubles as the "is it held" flag.  Where
+ * the function finds it NULL, it does not hold that lock, however the
+ * paths met before.  Matched by the variable's source name, since the
+ * test and the unlock see different SSA versions of it.
+ */
+void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
+{
+	const struct hog_block *b = &fs->f->blocks[bno];
+	const struct hog_block *s = &fs->f->blocks[b->succ[si]];
+	int i, j, k;
+
+	for (i = 0; i < out->n; i++) {
+		struct tup t = out->t[i];
+
+		if ((b->cond == HC_BATCH0 && si == 0) || (b->cond == HC_BATCH1 && si == 1))
+			t.batched = 1;
+		if ((b->cond == HC_NEZ || b->cond == HC_EQZ) && si < 2) {
+			const struct fact *f = fact_get(&t, b->cond_var);
+			int want_nz = (b->cond == HC_NEZ) == (si == 0);
+			int kind = f ? f->kind : FK_NONE;
+
+			if (kind == FK_PMASK && t.pc_param < 0) {
+				t.pc_param = f->irq;
+				t.pc_mask = f->mask;
+				t.pc_op = want_nz ? '&' : '~';
+			}
+			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM)
+				kind = FK_NONE;
+			if (want_nz && kind == FK_ZERO)
+				continue;
+			if (!want_nz && kind == FK_NONZERO)
+				continue;
+			if (b->succ[0] != b->succ[1])
+				fact_set(&t, b->cond_var, want_nz ? FK_NONZERO : FK_ZERO, 0);
+			if (!want_nz && b->succ[0] != b->succ[1])
+				drop_cookie_locks(fs, &t, b->cond_var);
+		}
+		/* phis read the values as they leave this block */
+		{
+			struct tup before = t;
+
+			for (j = 0; j < s->nphi; j++) {
+				const struct hog_phi *p = &s->phi[j];
+
+				for (k = 0; k < p->n; k++)
+					if (p->pred[k] == bno) {
+						int irq, kind = val_fact(fs, &before, &p->val[k], &irq);
+
+						fact_set(&t, p->dst, kind, irq);
+						break;
+					}
+			}
+		}
+		tset_add(dst, &t);
+	}
+}
+
+static void rpo_visit(const struct hog_func *f, int b, char *seen, int *order, int *n)
+{
+	/* iterative DFS: deep CFGs must not blow the compiler's stack */
+	int *stack = hog_xmalloc(sizeof(int) * 2 * (f->nblocks + 1));
+	int sp = 0;
+
+	stack[sp++] = b;
+	stack[sp++] = 0;
+	seen[b] = 1;
+	while (sp) {
+		int cur = stack[sp - 2], *next = &stack[sp - 1];
+		const struct hog_block *bb = &f->blocks[cur];
+
+		if (*next < bb->nsucc) {
+			int s = bb->succ[(*next)++];
+
+			if (!seen[s]) {
+				seen[s] = 1;
+				stack[sp++] = s;
+				stack[sp++] = 0;
+			}
+		} else {
+			order[(*n)++] = cur;
+			sp -= 2;
+		}
+	}
+	free(stack);
+}
+
+
+/* ---------- what checkers may ask ---------- */
+
+const struct hog_func *eng_func(struct fs *fs)
+{
+	return fs->f;
+}
+
+const struct hog_rules *eng_rules(struct fs *fs)
+{
+	return fs->c->rules;
+}
+
+const char *eng_intern(struct fs *fs, const char *s)
+{
+	return hog_intern(fs->c->strs, s);
+}
+
+void *eng_alloc(struct fs *fs, size_t size)
+{
+	return hog_alloc(fs->c->arena, size);
+}
+
+const struct hog_rule *eng_rule(struct fs *fs, const char *name, enum hog_rule_kind k)
+{
+	return rule_of(fs, name, k);
+}
+
+const struct hog_summary *eng_callee(struct fs *fs, const char *callee)
+{
+	return has_any_rule(fs, callee) ? NULL : summary_of(fs, callee);
+}
+
+void eng_block(struct fs *fs, int b, struct eng_block *out)
+{
+	const struct binfo *bi = &fs->bi[b];
+
+	out->atomic = bi->atomic;
+	out->atomic_hot = bi->atomic_hot;
+	out->irq_on = bi->irq_on;
+	out->heavy = bi->heavy;
+	out->heavy_name = bi->heavy_name;
+	out->heavy_line = bi->heavy_line;
+	out->heavy_weight = bi->heavy_weight;
+}
+
+/* ---------- loops ---------- */
+
+static int loop_has(const struct hog_loop *l, int b)
+{
+	int i;
+
+	for (i = 0; i < l->nblocks; i++)
+		if (l->blocks[i] == b)
+			return 1;
+	return 0;
+}
+
+static int released_in(struct fs *fs, const struct hog_loop *l, const struct held *h)
+{
+	int i, j;
+
+	for (i = 0; i < l->nblocks; i++) {
+		const struct binfo *b = &fs->bi[l->blocks[i]];
+
+		for (j = 0; j < b->released.n; j++) {
+			const char *r = b->released.v[j];
+
+			if (held_is(h, r) || (h->cls && r == h->cls && loose_name(h->expr)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int eng_loop_breaks(struct fs *fs, const struct hog_loop *l, const char **brk, int max)
+{
+	const struct tset *hin = &fs->in[l->header];
+	int j, k, n = 0;
+
+	for (j = 0; j < hin->n; j++)
+		for (k = 0; k < hin->t[j].nheld && n < max; k++) {
+			const struct held *h = &hin->t[j].held[k];
+
+			if (released_in(fs, l, h) && h->expr)
+				brk[n++] = h->expr;
+		}
+	for (j = 0; j < l->nblocks; j++) {
+		const struct binfo *b = &fs->bi[l->blocks[j]];
+
+		for (k = 0; k < b->released.n && n < max; k++)
+			if (hog_expr_portable(b->released.v[k]))
+				brk[n++] = b->released.v[k];
+	}
+	return n;
+}
+
+/* The states on the edges into the loop's header from outside it. */
+static void loop_entry(struct fs *fs, const struct hog_loop *l, struct tset *entry)
+{
+	const struct hog_block *h = &fs->f->blocks[l->header];
+	int j, k, save = fs->recording;
+
+	for (j = 0; j < h->npred; j++) {
+		int p = h->pred[j];
+		struct tset o = { 0 };
+
+		if (loop_has(l, p))
+			continue;
+		tset_copy(&o, &fs->in[p]);
+		fs->recording = 0;
+		transfer(fs, p, &o);
+		fs->recording = save;
+		for (k = 0; k < fs->f->blocks[p].nsucc; k++)
+			if (fs->f->blocks[p].succ[k] == l->header)
+				edge(fs, p, k, &o, entry);
+		tset_free(&o);
+	}
+	if (!entry->n)
+		tset_copy(entry, &fs->in[l->header]);
+}
+
+void eng_loop_cost(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
+{
+	struct tset entry = { 0 };
+
+	loop_entry(fs, l, &entry);
+	fs->cur_block = l->header;
+	eng_cost_at(fs, &entry, c);
+	tset_free(&entry);
+}
+
+/* ---------- the walk ---------- */
+
+/* Reverse post order of the blocks reachable from the entry. */
+static int *block_order(const struct hog_func *f, int *norder)
+{
+	int *order = hog_xmalloc(sizeof(int) * f->nblocks), i;
+	char *seen = hog_xcalloc(f->nblocks, 1);
+
+	*norder = 0;
+	rpo_visit(f, 0, seen, order, norder);
+	for (i = 0; i < *norder / 2; i++) {
+		int t = order[i];
+
+		order[i] = order[*norder - 1 - i];
+		order[*norder - 1 - i] = t;
+	}
+	free(seen);
+	return order;
+}
+
+/* Moves block b's out-states along its edges; marks the successors that changed. */
+static int propagate(struct fs *fs, int b, char *dirty)
+{
+	const struct hog_block *bb = &fs->f->blocks[b];
+	struct tset out = { 0 };
+	int j, changed = 0;
+
+	tset_copy(&out, &fs->in[b]);
+	transfer(fs, b, &out);
+	for (j = 0; j < bb->nsucc; j++) {
+		int sb = bb->succ[j];
+		struct tset nin = { 0 };
+
+		tset_copy(&nin, &fs->in[sb]);
+		edge(fs, b, j, &out, &nin);
+		tset_compact(&nin, fs->collapse);
+		if (!tset_eq(&nin, &fs->in[sb])) {
+			tset_free(&fs->in[sb]);
+			fs->in[sb] = nin;
+			dirty[sb] = 1;
+			changed = 1;
+		} else {
+			tset_free(&nin);
+		}
+	}
+	tset_free(&out);
+	return changed;
+}
+
+/*
+ * Iterates to a fixed point; past WIDEN_PASS the states at each block
+ * collapse to one, and past MAX_PASSES the function is given up (-1).
+ */
+static int fixed_point(struct fs *fs, const int *order, int norder)
+{
+	char *dirty = hog_xcalloc(fs->f->nblocks, 1);
+	int pass, i, changed, ret = 0;
+
+	dirty[0] = 1;
+	for (pass = 0, changed = 1; changed; pass++) {
+		if (pass == WIDEN_PASS)
+			fs->collapse = 1;
+		if (pass == MAX_PASSES) {
+			ret = -1;
+			fs->limits |= HOG_LIMIT_PASSES;
+			break;
+		}
+		changed = 0;
+		for (i = 0; i < norder; i++) {
+			int b = order[i];
+
+			if (!dirty[b])
+				continue;
+			dirty[b] = 0;
+			changed |= propagate(fs, b, dirty);
+		}
+	}
+	free(dirty);
+	return ret;
+}
+
+/* The final pass: costs, findings and exits recorded on the fixed point. */
+static void record(struct fs *fs, const int *order, int norder)
+{
+	int i, k;
+
+	fs->recording = 1;
+	memset(fs->bind, 0, sizeof(*fs->bind) * (fs->f->nvars + 1));
+	for (i = 0; i < norder; i++) {
+		struct tset out = { 0 };
+
+		tset_copy(&out, &fs->in[order[i]]);
+		transfer(fs, order[i], &out);
+		tset_free(&out);
+	}
+	for (k = 0; k < hog_nkinds(); k++)
+		if (hog_checker(k)->done)
+			hog_checker(k)->done(fs);
+}
+
+static void fs_free(struct fs *fs)
+{
+	int i;
+
+	for (i = 0; i < fs->f->nblocks; i++) {
+		tset_free(&fs->in[i]);
+		hog_vec_free(&fs->bi[i].released);
+	}
+	for (i = 0; i < fs->exits.n; i++)
+		free(fs->exits.v[i]);
+	hog_vec_free(&fs->exits);
+	hog_vec_free(&fs->costs);
+	hog_vec_free(&fs->everrel);
+	hog_vec_free(&fs->atomics);
+	free(fs->in);
+	free(fs->bind);
+	free(fs->bi);
+}
+
+int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
+		      struct hog_summary *s)
+{
+	struct fs fs = { .c = c, .f = f, .s = s };
+	struct tup init = { .irq = HOG_IRQ_CALLER, .pc_param = -1 };
+	int *order, norder, ret;
+
+	s->fn = f;
+	if (f->nblocks < 1)
+		return -1;
+	fs.in = hog_xcalloc(f->nblocks, sizeof(*fs.in));
+	fs.bind = hog_xcalloc(f->nvars + 1, sizeof(*fs.bind));
+	fs.bi = hog_xcalloc(f->nblocks, sizeof(*fs.bi));
+	order = block_order(f, &norder);
+	tset_add(&fs.in[0], &init);
+	state_limits(&fs.limits);
+	find_cookies(&fs);
+	find_pmaps(&fs);
+	ret = fixed_point(&fs, order, norder);
+	record(&fs, order, norder);
+	finish_summary(&fs);
+	s->limits = fs.limits;
+	state_limits(NULL);
+	fs_free(&fs);
+	free(order);
+	return ret;
+}

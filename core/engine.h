@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's state, shared by its files (state.c, values.c, locks.c,
+ * cost.c, summary.c, engine.c) and private to them: checkers see only
+ * checker.h.
+ *
+ * The state at a program point is a small set of tuples, one per group
+ * of paths that differ in what matters: the locks held, whether IRQs
+ * are off, the preemption depth, the entry locks given up, and a few
+ * facts about variables (zero or not, saved IRQ state).  Keeping the
+ * paths apart is what makes trylock work: after
+ *
+ *	if (!spin_trylock_irqsave(&l, flags)) return;
+ *
+ * the macro's "? 1 : (restore, 0)" meets in a phi, and only the facts
+ * on that phi tell the path that holds the lock from the one that
+ * returned.  Past MAX_TUPLES the tuples are merged, keeping only what
+ * all of them agree on, so the analysis errs towards silence.
+ */
+#ifndef HOG_ENGINE_H
+#define HOG_ENGINE_H
+
+#include "flow.h"
+#include "checker.h"
+
+
+#define MAX_HELD 8
+#define MAX_FACTS 24
+#define MAX_REL 8
+#define MAX_TUPLES 8
+#define MAX_COSTS 64
+#define MAX_PASSES 60
+#define WIDEN_PASS 12
+
+enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM };
+
+struct held {
+	const char *expr;	/* normalised, NULL if unknown */
+	const char *alias;	/* the same lock read through a field it was stored in */
+	int irqprev;		/* IRQ state before an irqsave taking it, -1 if none */
+	const char *cls;
+	const char *kind;
+	int sleeping;
+	int line;
+};
+
+struct fact {
+	int var;
+	int kind;
+	int irq;		/* FK_FLAGS: the IRQ state saved; FK_PMASK: the parameter */
+	long long mask;		/* FK_PMASK: var = parameter & mask */
+};
+
+struct tup {
+	int nheld;
+	struct held held[MAX_HELD];
+	int irq;
+	int preempt;
+	int pf;			/* page faults disabled depth */
+	int nrel;
+	const char *rel[MAX_REL];
+	int nfact;
+	struct fact fact[MAX_FACTS];
+	const char *store_from, *store_to;	/* the last lock pointer stored */
+	/*
+	 * The first test of a parameter's bits on this path (fgp_flags &
+	 * FGP_LOCK): costs past it apply only when callers pass such bits.
+	 */
+	int pc_param;
+	char pc_op;		/* '&': bits set, '~': bits clear */
+	long long pc_mask;
+	int batched;		/* past a per-CPU threshold test on this path */
+	/* per-path record of the value returned, for trylock summaries */
+};
+
+struct tset {
+	int n;
+	struct tup *t;
+};
+
+/* What the final pass learns about each block. */
+struct binfo {
+	int atomic;		/* an atomic RMW happens here */
+	int atomic_hot;		/* ... on a path not behind a per-CPU threshold */
+	int irq_on;		/* IRQs are turned on or restored here */
+	int heavy;		/* non-trivial calls */
+	const char *heavy_name;	/* the weightiest of them */
+	int heavy_line;
+	int heavy_weight;
+	struct hog_vec released;	/* lock exprs/classes given up here (interned) */
+};
+
+struct exitrec {
+	struct tup t;
+	int retkind;		/* FK_* of the returned value */
+	const char *retaddr;
+};
+
+#define MAX_COOKIES 8
+
+/* A variable computed from a parameter's bits: (param & and) | or. */
+struct pmap {
+	int var, param;
+	long long and, or;
+};
+
+#define MAX_PMAP 32
+#define MAX_ATOMICS 8	/* atomic targets a summary passes to callers */
+
+struct fs {
+	struct pmap pmap[MAX_PMAP];
+	int npmap;
+	struct hog_flow_ctx *c;
+	struct {
+		const char *name, *cls;
+	} cookie[MAX_COOKIES];
+	int ncookie;
+	const struct hog_func *f;
+	struct hog_summary *s;
+	struct tset *in;
+	const char **bind;	/* var -> address */
+	struct binfo *bi;
+	int recording;
+	int collapse;
+	int cur_block;
+	struct hog_vec exits;	/* struct exitrec * */
+	struct hog_vec costs;	/* struct hog_cost * (summary, before dedupe) */
+	struct hog_vec everrel;	/* entry locks given up anywhere */
+	struct hog_vec atomics;	/* portable atomic targets */
+	int nontrivial;
+	int icalls;
+	unsigned limits;	/* HOG_LIMIT_* hit while analysing f */
+};
+
+
+/* state.c: the lattice */
+void state_limits(unsigned *limits);
+int fact_find(const struct tup *t, int var);
+const struct fact *fact_get(const struct tup *t, int var);
+void fact_set(struct tup *t, int var, int kind, int irq);
+void fact_set_mask(struct tup *t, int var, int param, long long mask);
+int held_is(const struct held *h, const char *e);
+int rel_has(const struct tup *t, const char *e);
+void tset_free(struct tset *s);
+void tset_copy(struct tset *d, const struct tset *s);
+void tset_add(struct tset *s, const struct tup *t);
+void tset_compact(struct tset *s, int collapse);
+int tset_eq(const struct tset *a, const struct tset *b);
+
+/* values.c: what SSA values denote */
+const char *var_name(const struct hog_func *f, int v);
+const char *val_addr(struct fs *fs, const struct hog_val *v);
+int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v, int *irq);
+void call_prepare(struct fs *fs, const struct hog_event *e, struct callv *cv);
+const struct hog_val *arg_val(const struct callv *cv, int i);
+int irq_from_flags(const struct tup *t, const struct callv *cv, int arg);
+void find_pmaps(struct fs *fs);
+void find_cookies(struct fs *fs);
+void drop_cookie_locks(struct fs *fs, struct tup *t, int var);
+
+/* locks.c: the transfer of calls, stores and assignments */
+const struct hog_rule *rule_of(struct fs *fs, const char *name, enum hog_rule_kind k);
+int has_any_rule(struct fs *fs, const char *name);
+const struct hog_summary *summary_of(struct fs *fs, const char *callee);
+int loose_name(const char *e);
+void note_release(struct fs *fs, const char *expr, const char *cls);
+void apply_call(struct fs *fs, struct tset *set, const struct callv *cv);
+void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e);
+void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
+
+/* cost.c: costs recorded, findings emitted, callees' costs carried */
+void call_costs(struct fs *fs, const struct tset *set, const struct callv *cv);
+void atomic_event(struct fs *fs, const struct tset *set, const char *a,
+		  const char *via, int line, int col);
+
+/* summary.c */
+void finish_summary(struct fs *fs);
+
+/* engine.c: the walk */
+void transfer(struct fs *fs, int bno, struct tset *set);
+void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst);
+
+#endif

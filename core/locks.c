@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The transfer of lock state across calls, stores and assignments: the
+ * rules for the primitives, and the callee's summary for everything
+ * else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "expr.h"
+
+static void add_everrel(struct fs *fs, const char *e)
+{
+	int i;
+
+	for (i = 0; i < fs->everrel.n; i++)
+		if (fs->everrel.v[i] == e)
+			return;
+	hog_vec_push(&fs->everrel, (void *)e);
+}
+
+static void acquire(struct fs *fs, struct tup *t, const char *expr, const char *cls,
+		    const char *kind, int sleeping, int line)
+{
+	struct held *h;
+	int i;
+
+	/* taking back an entry lock */
+	for (i = 0; expr && i < t->nrel; i++)
+		if (t->rel[i] == expr) {
+			t->rel[i] = t->rel[--t->nrel];
+			return;
+		}
+	if (t->nheld == MAX_HELD) {
+		fs->limits |= HOG_LIMIT_HELD;
+		memmove(&t->held[0], &t->held[1], (MAX_HELD - 1) * sizeof(t->held[0]));
+		t->nheld--;
+	}
+	h = &t->held[t->nheld++];
+	h->expr = expr;
+	h->alias = expr && t->store_to == expr ? t->store_from : NULL;
+	h->irqprev = -1;
+	h->cls = cls ? cls : hog_expr_class(fs->c->strs, expr);
+	h->kind = kind;
+	h->sleeping = sleeping;
+	h->line = line;
+}
+
+/*
+ * Two names for locks of one class are the same lock unless both are
+ * tied to parameters or globals: dst->lock and src->lock in
+ * hand-over-hand locking are two locks, %locked->lru_lock and the
+ * lruvec that a helper returned are one.
+ */
+int loose_name(const char *e)
+{
+	return !e || !hog_expr_portable(e);
+}
+
+void note_release(struct fs *fs, const char *expr, const char *cls)
+{
+	struct binfo *b;
+
+	if (!fs->recording)
+		return;
+	b = &fs->bi[fs->cur_block];
+	if (expr)
+		hog_vec_push(&b->released, (void *)expr);
+	if (cls && loose_name(expr))
+		hog_vec_push(&b->released, (void *)cls);
+}
+
+static void release(struct fs *fs, struct tup *t, const char *expr, const char *cls,
+		    const char *kind)
+{
+	int i, hit = -1;
+
+	if (!cls && expr)
+		cls = hog_expr_class(fs->c->strs, expr);
+	note_release(fs, expr, cls);
+	for (i = t->nheld - 1; i >= 0 && expr; i--)
+		if (held_is(&t->held[i], expr)) {
+			hit = i;
+			break;
+		}
+	for (i = t->nheld - 1; i >= 0 && hit < 0 && cls; i--)
+		if (t->held[i].cls == cls &&
+		    (loose_name(expr) || loose_name(t->held[i].expr))) {
+			hit = i;
+			break;
+		}
+	/* an unknown lock of the same kind: the innermost one */
+	if (hit < 0 && (!expr || !hog_expr_portable(expr)) && !cls)
+		for (i = t->nheld - 1; i >= 0; i--)
+			if (t->held[i].kind == kind) {
+				hit = i;
+				break;
+			}
+	if (hit >= 0) {
+		memmove(&t->held[hit], &t->held[hit + 1],
+			(t->nheld - hit - 1) * sizeof(t->held[0]));
+		t->nheld--;
+		return;
+	}
+	if (expr && hog_expr_portable(expr) && !rel_has(t, expr) && t->nrel < MAX_REL) {
+		t->rel[t->nrel++] = expr;
+		if (fs->recording)
+			add_everrel(fs, expr);
+	}
+}
+
+
+const struct hog_rule *rule_of(struct fs *fs, const char *name, enum hog_rule_kind k)
+{
+	return hog_rules_find(fs->c->rules, name, k);
+}
+
+int has_any_rule(struct fs *fs, const char *name)
+{
+	return name && hog_map_get(fs->c->rules->byname, name) != NULL;
+}
+
+const struct hog_summary *summary_of(struct fs *fs, const char *callee)
+{
+	if (!callee || !fs->c->lookup)
+		return NULL;
+	return fs->c->lookup(fs->c->lookup_ctx, fs->f, callee);
+}
+
+/*
+ * A function we know nothing about whose name says it unlocks
+ * (wbc_attach_and_unlock_inode, unlock_page_lruvec in another
+ * directory) releases the innermost held lock reached through one of
+ * its arguments.  Kernel naming is reliable enough for this, and
+ * keeping such a lock would blame everything after the call on it.
+ */
+static int unlock_name(const char *n)
+{
+	return n && strstr(n, "unlock") != NULL;
+}
+
+static void unlock_by_name(struct fs *fs, struct tup *t, const struct callv *cv)
+{
+	int i, k;
+
+	for (i = t->nheld - 1; i >= 0; i--) {
+		const char *e = t->held[i].expr;
+
+		for (k = 0; e && k < cv->nargs; k++)
+			if (cv->addr[k] && hog_expr_has_prefix(e, cv->addr[k])) {
+				release(fs, t, e, t->held[i].cls, t->held[i].kind);
+				return;
+			}
+	}
+}
+
+/* Depths are bounded so that a loop that only ever disables still converges. */
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void note_irq_on(struct fs *fs)
+{
+	if (fs->recording)
+		fs->bi[fs->cur_block].irq_on = 1;
+}
+
+/* The rules that say what a call does to the lock state. */
+struct callrules {
+	const struct hog_rule *lk, *iq, *pr, *pf;
+	const struct hog_summary *s;	/* no rule: the callee's summary */
+	const char *ret;		/* the returned value, in our terms */
+	int try;			/* a trylock wrapper whose result is used */
+};
+
+static void irq_rule(struct fs *fs, struct tup *t, const struct callv *cv,
+		     const struct hog_rule *iq)
+{
+	switch (iq->op) {
+	case HIRQ_SAVE:
+		if (iq->flags == -2)
+			fact_set(t, cv->ev->dst, FK_FLAGS, t->irq);
+		t->irq = HOG_IRQ_OFF;
+		break;
+	case HIRQ_RESTORE:
+		t->irq = irq_from_flags(t, cv, iq->flags);
+		note_irq_on(fs);
+		break;
+	case HIRQ_DISABLE:
+		t->irq = HOG_IRQ_OFF;
+		break;
+	case HIRQ_ENABLE:
+		t->irq = HOG_IRQ_ON;
+		note_irq_on(fs);
+		break;
+	default:
+		break;
+	}
+}
+
+static void unlock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
+			const struct hog_rule *lk)
+{
+	release(fs, t, eng_arg_addr(cv, lk->arg), NULL, lk->lock_kind);
+	if (lk->irq == HIRQ_RESTORE)
+		t->irq = irq_from_flags(t, cv, lk->flags);
+	else if (lk->irq == HIRQ_ENABLE)
+		t->irq = HOG_IRQ_ON;
+	if (lk->irq == HIRQ_RESTORE || lk->irq == HIRQ_ENABLE)
+		note_irq_on(fs);
+}
+
+/*
+ * Acquire or trylock by rule.  Returns 1 if it put the failed outcome
+ * of a trylock into out, and t is not to be added (its result unused:
+ * nobody can know, assume it failed).
+ */
+static int lock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
+		     const struct hog_rule *lk, struct tset *out)
+{
+	const struct hog_event *e = cv->ev;
+	struct tup fail = *t;
+	int ok;
+
+	if (lk->irq == HIRQ_SAVE) {
+		if (lk->flags == -2 && lk->op == HOP_ACQUIRE)
+			fact_set(t, e->dst, FK_FLAGS, t->irq);
+		t->irq = HOG_IRQ_OFF;
+	} else if (lk->irq == HIRQ_DISABLE) {
+		t->irq = HOG_IRQ_OFF;
+	}
+	acquire(fs, t, eng_arg_addr(cv, lk->arg), NULL, lk->lock_kind, lk->sleeping, e->line);
+	if (lk->op != HOP_TRYLOCK)
+		return 0;
+	if (e->dst < 0) {
+		tset_add(out, &fail);
+		return 1;
+	}
+	ok = lk->cond == HTRY_ZERO ? FK_ZERO : FK_NONZERO;
+	fact_set(t, e->dst, ok, 0);
+	fact_set(&fail, e->dst, ok == FK_ZERO ? FK_NONZERO : FK_ZERO, 0);
+	tset_add(out, &fail);
+	return 0;
+}
+
+/* Locks the callee gives up and takes, in our terms; fail: a trylock's other outcome. */
+static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
+			  const struct callv *cv, const struct callrules *r)
+{
+	const struct hog_summary *s = r->s;
+	int k;
+
+	for (k = 0; k < s->nrel; k++) {
+		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, s->rel[k],
+					       cv->addr, cv->nargs, r->ret);
+
+		release(fs, t, a, a ? NULL : hog_expr_class(fs->c->strs, s->rel[k]), NULL);
+	}
+	*fail = *t;
+	for (k = 0; k < s->nacq; k++) {
+		const struct hog_lockfx *x = &s->acq[k];
+		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, x->expr,
+					       cv->addr, cv->nargs, r->ret);
+
+		acquire(fs, t, a, x->cls, x->kind, x->sleeping, cv->ev->line);
+		if (!(x->cond && cv->ev->dst >= 0))
+			acquire(fs, fail, a, x->cls, x->kind, x->sleeping, cv->ev->line);
+		/* it returned the object whose lock it took: not NULL */
+		if (x->expr && hog_expr_is_ret(x->expr) && !x->cond)
+			fact_set(t, cv->ev->dst, FK_NONZERO, 0);
+	}
+}
+
+/* A call with no rule, through its summary. */
+static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
+			 const struct callrules *r, struct tset *out)
+{
+	const struct hog_summary *s = r->s;
+	int dst = cv->ev->dst;
+	struct tup fail;
+
+	summary_locks(fs, t, &fail, cv, r);
+	if (s->irq_exit == HOG_IRQ_ON || s->irq_exit >= HOG_IRQ_PARAM)
+		note_irq_on(fs);
+	if (s->irq_exit == HOG_IRQ_OFF || s->irq_exit == HOG_IRQ_ON)
+		t->irq = s->irq_exit;
+	else if (s->irq_exit >= HOG_IRQ_PARAM)
+		t->irq = irq_from_flags(t, cv, s->irq_exit - HOG_IRQ_PARAM);
+	t->preempt = clamp(t->preempt + s->preempt_delta, -4, 8);
+	t->pf = clamp(t->pf + s->pf_delta, -4, 4);
+	if (s->ret_zero && dst >= 0 && !r->try)
+		fact_set(t, dst, s->ret_zero == 1 ? FK_ZERO : FK_NONZERO, 0);
+	if (r->try) {
+		fail.irq = t->irq;
+		fail.preempt = t->preempt;
+		fact_set(t, dst, FK_NONZERO, 0);
+		fact_set(&fail, dst, FK_ZERO, 0);
+		tset_add(out, &fail);
+	}
+}
+
+/*
+ * A callee the rules release by pattern (rules/README.md, "release-pattern"):
+ * it gives up the innermost held lock reached through one of its arguments.
+ */
+static int released_by_pattern(struct fs *fs, const struct callrules *r, const char *callee)
+{
+	return !r->s && !r->lk && !r->iq && !r->pr && !r->pf && unlock_name(callee) &&
+	       !has_any_rule(fs, callee);
+}
+
+/* One tuple through the call: into out, one or two of them. */
+static void call_tuple(struct fs *fs, struct tup t, const struct callv *cv,
+		       const struct callrules *r, struct tset *out)
+{
+	int irq_before = t.irq, nheld_before = t.nheld;
+	struct hog_when cond;
+
+	if (r->iq)
+		irq_rule(fs, &t, cv, r->iq);
+	if (r->pr && eng_when(fs, cv, &r->pr->when, &cond) == 1)
+		t.preempt = clamp(t.preempt + r->pr->op, -4, 8);
+	if (r->pf)
+		t.pf = clamp(t.pf + r->pf->op, -4, 4);
+	if (r->lk && r->lk->op == HOP_RELEASE)
+		unlock_rule(fs, &t, cv, r->lk);
+	else if (r->lk && lock_rule(fs, &t, cv, r->lk, out))
+		return;
+	if (released_by_pattern(fs, r, cv->ev->callee))
+		unlock_by_name(fs, &t, cv);
+	if (r->s && !r->lk && !r->iq && !r->pr && !r->pf)
+		summary_call(fs, &t, cv, r, out);
+	/* remember what an irqsave lock turned off, for drop_cookie_locks() */
+	if (irq_before != HOG_IRQ_OFF && t.irq == HOG_IRQ_OFF && t.nheld > nheld_before &&
+	    t.nheld > 0)
+		t.held[t.nheld - 1].irqprev = irq_before;
+	tset_add(out, &t);
+}
+
+/* The address the call returns, bound to its result: page_zone(page), ... */
+static void bind_result(struct fs *fs, const struct callv *cv, const struct hog_summary *s)
+{
+	const struct hog_event *e = cv->ev;
+	const struct hog_rule *pt = rule_of(fs, e->callee, HR_PASSTHROUGH);
+	const char *r;
+
+	if (pt && e->dst >= 0 && eng_arg_addr(cv, pt->arg))
+		fs->bind[e->dst] = eng_arg_addr(cv, pt->arg);
+	if (!s || !s->ret_addr || e->dst < 0 || fs->bind[e->dst])
+		return;
+	r = hog_expr_subst(fs->c->strs, fs->c->rules, s->ret_addr, cv->addr, cv->nargs, NULL);
+	/*
+	 * A named variable (zone = page_zone(page)) names the object
+	 * better than the expansion does, unless the expansion ties it
+	 * to our parameters, which summaries need.
+	 */
+	if (r && (r[0] == '$' || !var_name(fs->f, e->dst) || !*var_name(fs->f, e->dst)))
+		fs->bind[e->dst] = r;
+}
+
+/*
+ * Applies a call to every tuple of the set; trylocks split a tuple in
+ * two, one per outcome.
+ */
+void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
+{
+	const struct hog_event *e = cv->ev;
+	struct callrules r = {
+		.lk = rule_of(fs, e->callee, HR_LOCK),
+		.iq = rule_of(fs, e->callee, HR_IRQ),
+		.pr = rule_of(fs, e->callee, HR_PREEMPT),
+		.pf = rule_of(fs, e->callee, HR_PAGEFAULT),
+	};
+	struct tset out = { 0 };
+	int i, k;
+
+	if (!has_any_rule(fs, e->callee))
+		r.s = summary_of(fs, e->callee);
+	bind_result(fs, cv, r.s);
+	for (k = 0; r.s && k < r.s->nacq; k++)
+		if (r.s->acq[k].cond && e->dst >= 0)
+			r.try = 1;
+	if (r.s && e->dst >= 0) {
+		char vb[32];
+
+		snprintf(vb, sizeof(vb), "v%d", e->dst);
+		r.ret = fs->bind[e->dst] ? fs->bind[e->dst] : hog_intern(fs->c->strs, vb);
+	}
+	for (i = 0; i < set->n; i++)
+		call_tuple(fs, set->t[i], cv, &r, &out);
+	tset_free(set);
+	*set = out;
+}
+
+/* ---------- transfer ---------- */
+
+/*
+ * *(ptlp) = __ptl in pte_offset_map_lock(): later the lock is named
+ * through the field (vmf->ptl), and must still be the same lock.  The
+ * last store on each path is kept, and a lock held under one name also
+ * answers to the other.
+ */
+void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	const char *dst, *val;
+	int i, j;
+
+	if (e->nargs < 2)
+		return;
+	dst = val_addr(fs, &e->args[0]);
+	val = val_addr(fs, &e->args[1]);
+	if (!dst || !val)
+		return;
+	dst = hog_expr_append(fs->c->strs, dst, "^");
+	for (i = 0; i < set->n; i++) {
+		struct tup *t = &set->t[i];
+
+		t->store_from = dst;
+		t->store_to = val;
+		for (j = 0; j < t->nheld; j++)
+			if (t->held[j].expr == val)
+				t->held[j].alias = dst;
+	}
+}
+
+void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	int i;
+
+	if (e->dst < 0 || e->nargs < 1)
+		return;
+	if (e->args[0].kind == HV_ADDR || e->args[0].kind == HV_VAR) {
+		const char *a = val_addr(fs, &e->args[0]);
+
+		if (a && !fs->bind[e->dst])
+			fs->bind[e->dst] = a;
+	}
+	if (e->callee && !strcmp(e->callee, "|")) {
+		const struct hog_val *m = e->nargs > 1 ? &e->args[1] : NULL;
+
+		for (i = 0; i < set->n; i++)
+			fact_set(&set->t[i], e->dst, m && m->kind == HV_CONST && m->cst ?
+				 FK_NONZERO : FK_NONE, 0);
+		return;
+	}
+	if (e->callee && !strcmp(e->callee, "&")) {
+		const struct hog_val *a = &e->args[0], *m = e->nargs > 1 ? &e->args[1] : NULL;
+
+		for (i = 0; i < set->n; i++) {
+			int irq, k = val_fact(fs, &set->t[i], a, &irq);
+
+			if (k == FK_PARAM && m && m->kind == HV_CONST)
+				fact_set_mask(&set->t[i], e->dst, irq, m->cst);
+			else
+				fact_set(&set->t[i], e->dst, FK_NONE, 0);
+		}
+		return;
+	}
+	for (i = 0; i < set->n; i++) {
+		struct tup *t = &set->t[i];
+		int irq, k = val_fact(fs, t, &e->args[0], &irq);
+
+		if (k == FK_PMASK || (k == FK_PARAM && e->callee))
+			k = FK_NONE;
+		if (e->callee && !strcmp(e->callee, "!")) {
+			if (k == FK_ZERO)
+				k = FK_NONZERO;
+			else if (k == FK_NONZERO || k == FK_FLAGS)
+				k = FK_ZERO;
+			else
+				k = FK_NONE;
+		} else if (e->callee && !strcmp(e->callee, "!!") && k == FK_FLAGS) {
+			k = FK_NONE;
+		}
+		fact_set(t, e->dst, k, irq);
+	}
+}

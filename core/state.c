@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lattice: tuples of lock state and the sets of them the engine
+ * keeps at each block (engine.h says why sets).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+/*
+ * fact_set() sees only a tuple; the function being analysed is one at a
+ * time (the plugin and the command are single-threaded), so its limits
+ * are reached through here.
+ */
+static unsigned *cur_limits;
+
+void state_limits(unsigned *limits)
+{
+	cur_limits = limits;
+}
+
+int fact_find(const struct tup *t, int var)
+{
+	int i;
+
+	for (i = 0; i < t->nfact; i++)
+		if (t->fact[i].var == var)
+			return i;
+	return -1;
+}
+
+const struct fact *fact_get(const struct tup *t, int var)
+{
+	int i = var < 0 ? -1 : fact_find(t, var);
+
+	return i < 0 ? NULL : &t->fact[i];
+}
+
+void fact_set(struct tup *t, int var, int kind, int irq)
+{
+	int i, j;
+
+	if (var < 0)
+		return;
+	i = fact_find(t, var);
+	if (kind == FK_NONE) {
+		if (i >= 0) {
+			memmove(&t->fact[i], &t->fact[i + 1],
+				(t->nfact - i - 1) * sizeof(t->fact[0]));
+			t->nfact--;
+		}
+		return;
+	}
+	if (i < 0) {
+		if (t->nfact == MAX_FACTS) {
+			if (cur_limits)
+				*cur_limits |= HOG_LIMIT_FACTS;
+			/* forget the oldest variable, lowest number */
+			memmove(&t->fact[0], &t->fact[1], (MAX_FACTS - 1) * sizeof(t->fact[0]));
+			t->nfact--;
+		}
+		/* keep sorted by var so that equal states compare equal */
+		for (j = 0; j < t->nfact && t->fact[j].var < var; j++)
+			;
+		memmove(&t->fact[j + 1], &t->fact[j], (t->nfact - j) * sizeof(t->fact[0]));
+		t->nfact++;
+		i = j;
+	}
+	t->fact[i].var = var;
+	t->fact[i].kind = kind;
+	t->fact[i].irq = irq;
+	t->fact[i].mask = 0;
+}
+
+void fact_set_mask(struct tup *t, int var, int param, long long mask)
+{
+	int i;
+
+	fact_set(t, var, FK_PMASK, param);
+	i = fact_find(t, var);
+	if (i >= 0)
+		t->fact[i].mask = mask;
+}
+
+static int held_eq(const struct held *a, const struct held *b)
+{
+	return a->expr == b->expr && a->cls == b->cls && a->kind == b->kind &&
+	       a->alias == b->alias && a->irqprev == b->irqprev;
+}
+
+/* Does the held lock go by this name? */
+int held_is(const struct held *h, const char *e)
+{
+	return e && (h->expr == e || h->alias == e);
+}
+
+static int tup_eq(const struct tup *a, const struct tup *b)
+{
+	int i;
+
+	if (a->nheld != b->nheld || a->irq != b->irq || a->preempt != b->preempt ||
+	    a->pf != b->pf ||
+	    a->nrel != b->nrel || a->nfact != b->nfact || a->store_from != b->store_from ||
+	    a->store_to != b->store_to || a->pc_param != b->pc_param || a->pc_op != b->pc_op ||
+	    a->pc_mask != b->pc_mask || a->batched != b->batched)
+		return 0;
+	for (i = 0; i < a->nheld; i++)
+		if (!held_eq(&a->held[i], &b->held[i]))
+			return 0;
+	for (i = 0; i < a->nrel; i++)
+		if (a->rel[i] != b->rel[i])
+			return 0;
+	for (i = 0; i < a->nfact; i++)
+		if (a->fact[i].var != b->fact[i].var || a->fact[i].kind != b->fact[i].kind ||
+		    a->fact[i].irq != b->fact[i].irq || a->fact[i].mask != b->fact[i].mask)
+			return 0;
+	return 1;
+}
+
+static int same_locks(const struct tup *a, const struct tup *b)
+{
+	int i;
+
+	if (a->nheld != b->nheld || a->irq != b->irq || a->preempt != b->preempt ||
+	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
+	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->batched != b->batched)
+		return 0;
+	for (i = 0; i < a->nheld; i++)
+		if (!held_eq(&a->held[i], &b->held[i]))
+			return 0;
+	for (i = 0; i < a->nrel; i++)
+		if (a->rel[i] != b->rel[i])
+			return 0;
+	return 1;
+}
+
+static void facts_meet(struct tup *a, const struct tup *b)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->nfact; i++) {
+		const struct fact *f = fact_get(b, a->fact[i].var);
+
+		if (f && f->kind == a->fact[i].kind && f->irq == a->fact[i].irq &&
+		    f->mask == a->fact[i].mask)
+			a->fact[n++] = a->fact[i];
+	}
+	a->nfact = n;
+}
+
+int rel_has(const struct tup *t, const char *e)
+{
+	int i;
+
+	for (i = 0; i < t->nrel; i++)
+		if (t->rel[i] == e)
+			return 1;
+	return 0;
+}
+
+/* Everything two tuples agree on. */
+static void tup_meet(struct tup *a, const struct tup *b)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < a->nheld; i++)
+		for (j = 0; j < b->nheld; j++)
+			if (held_eq(&a->held[i], &b->held[j])) {
+				a->held[n++] = a->held[i];
+				break;
+			}
+	a->nheld = n;
+	if (a->irq != b->irq)
+		a->irq = HOG_IRQ_CALLER;
+	if (b->preempt < a->preempt)
+		a->preempt = b->preempt;
+	/* faults count as disabled only where every path disabled them */
+	if (b->pf < a->pf)
+		a->pf = b->pf;
+	/* an entry lock counts as given up if any path gave it up */
+	for (i = 0; i < b->nrel && a->nrel < MAX_REL; i++)
+		if (!rel_has(a, b->rel[i]))
+			a->rel[a->nrel++] = b->rel[i];
+	facts_meet(a, b);
+	if (a->store_from != b->store_from || a->store_to != b->store_to)
+		a->store_from = a->store_to = NULL;
+	if (a->pc_param != b->pc_param || a->pc_op != b->pc_op || a->pc_mask != b->pc_mask)
+		a->pc_param = -1;
+	if (!b->batched)
+		a->batched = 0;
+}
+
+void tset_free(struct tset *s)
+{
+	free(s->t);
+	s->t = NULL;
+	s->n = 0;
+}
+
+void tset_copy(struct tset *d, const struct tset *s)
+{
+	d->n = s->n;
+	d->t = s->n ? hog_xmalloc(sizeof(struct tup) * s->n) : NULL;
+	if (s->n)
+		memcpy(d->t, s->t, sizeof(struct tup) * s->n);
+}
+
+void tset_add(struct tset *s, const struct tup *t)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (tup_eq(&s->t[i], t))
+			return;
+	s->t = hog_xrealloc(s->t, sizeof(struct tup) * (s->n + 1));
+	s->t[s->n++] = *t;
+}
+
+void tset_compact(struct tset *s, int collapse)
+{
+	int i, j;
+
+	if (s->n <= 1)
+		return;
+	if (collapse) {
+		for (i = 1; i < s->n; i++)
+			tup_meet(&s->t[0], &s->t[i]);
+		s->n = 1;
+		return;
+	}
+	if (s->n <= MAX_TUPLES)
+		return;
+	/* first merge paths that only differ in facts */
+	for (i = 0; i < s->n; i++)
+		for (j = i + 1; j < s->n; j++)
+			if (same_locks(&s->t[i], &s->t[j])) {
+				facts_meet(&s->t[i], &s->t[j]);
+				s->t[j] = s->t[--s->n];
+				j--;
+			}
+	if (s->n > MAX_TUPLES) {
+		for (i = 1; i < s->n; i++)
+			tup_meet(&s->t[0], &s->t[i]);
+		s->n = 1;
+	}
+}
+
+int tset_eq(const struct tset *a, const struct tset *b)
+{
+	int i, j;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		for (j = 0; j < b->n; j++)
+			if (tup_eq(&a->t[i], &b->t[j]))
+				break;
+		if (j == b->n)
+			return 0;
+	}
+	return 1;
+}
+

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The summary of a function, what its callers see of it: the costs
+ * they inherit, the locks it leaves held or gives up, the IRQ and
+ * preemption state it returns with, and what it returns.  Built from
+ * the recording pass's costs and the states at its returns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "expr.h"
+
+#define MAX_ACQ (MAX_HELD * 2)
+#define MAX_SUM_REL (MAX_REL * 4)
+#define MAX_SUM_BRK 16
+#define TRIVIAL_LOOP_BOUND 4	/* a loop of more rounds is work, however cheap each */
+
+/*
+ * Which of a function's costs it keeps when it has more than MAX_COSTS:
+ * sleeping first (the checker's rank), then those the catalogue names,
+ * then with IRQs off, then the shortest chains.
+ */
+static int cost_rank(const struct hog_cost *c)
+{
+	return hog_checker(c->kind)->rank + c->listed * 4 + c->irqs_off * 2 - c->nchain;
+}
+
+static int same_cost(const struct hog_cost *a, const struct hog_cost *b)
+{
+	const struct hog_step *la = &a->chain[a->nchain - 1];
+	const struct hog_step *lb = &b->chain[b->nchain - 1];
+
+	return a->kind == b->kind && a->cls == b->cls && a->callee == b->callee &&
+	       la->func == lb->func && a->when.arg == b->when.arg;
+}
+
+static int cost_cmp(const void *x, const void *y)
+{
+	const struct hog_cost *a = *(const struct hog_cost *const *)x;
+	const struct hog_cost *b = *(const struct hog_cost *const *)y;
+
+	return cost_rank(b) - cost_rank(a);
+}
+
+/* One cost per (kind, class, callee, site function), best first. */
+static void keep_costs(struct fs *fs)
+{
+	struct hog_summary *s = fs->s;
+	struct hog_vec keep = { 0 };
+	int i, j;
+
+	qsort(fs->costs.v, fs->costs.n, sizeof(void *), cost_cmp);
+	for (i = 0; i < fs->costs.n; i++) {
+		struct hog_cost *c = fs->costs.v[i];
+
+		for (j = 0; j < keep.n; j++)
+			if (same_cost(keep.v[j], c))
+				break;
+		if (j == keep.n && keep.n == MAX_COSTS)
+			fs->limits |= HOG_LIMIT_COSTS;
+		else if (j == keep.n)
+			hog_vec_push(&keep, c);
+	}
+	s->ncost = keep.n;
+	s->cost = hog_alloc(fs->c->arena, sizeof(*s->cost) * (keep.n ? keep.n : 1));
+	for (i = 0; i < keep.n; i++)
+		s->cost[i] = *(struct hog_cost *)keep.v[i];
+	hog_vec_free(&keep);
+}
+
+static void add_rel(const char **rel, int *nrel, const char *e)
+{
+	int k;
+
+	for (k = 0; k < *nrel; k++)
+		if (rel[k] == e)
+			return;
+	if (*nrel < MAX_SUM_REL)
+		rel[(*nrel)++] = e;
+}
+
+/* The held lock's name for the caller: through the returned pointer, or a portable one. */
+static const char *exit_name(struct fs *fs, const struct exitrec *x, const struct held *h)
+{
+	const char *e = h->expr;
+
+	if (e && x->retaddr && hog_expr_has_prefix(e, x->retaddr) &&
+	    !hog_expr_portable(x->retaddr)) {
+		char *t = hog_xasprintf("$R%s", e + strlen(x->retaddr));
+
+		e = hog_intern(fs->c->strs, t);
+		free(t);
+	}
+	return e && hog_expr_portable(e) ? e : NULL;
+}
+
+static void add_acq(struct hog_lockfx *acq, int *nacq, const char *e, const struct held *h)
+{
+	int k;
+
+	for (k = 0; k < *nacq; k++)
+		if (acq[k].expr == e && acq[k].cls == h->cls)
+			return;
+	if (*nacq == MAX_ACQ)
+		return;
+	memset(&acq[*nacq], 0, sizeof(acq[0]));
+	acq[*nacq].expr = e;
+	acq[*nacq].cls = h->cls;
+	acq[*nacq].kind = h->kind;
+	acq[*nacq].sleeping = h->sleeping;
+	(*nacq)++;
+}
+
+/* IRQ, preemption and fault state at the returns; locks held and given up there. */
+static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
+			const char **rel, int *nrel)
+{
+	struct hog_summary *s = fs->s;
+	int i, j;
+
+	s->irq_exit = -1;
+	s->preempt_delta = 0;
+	for (i = 0; i < fs->exits.n; i++) {
+		const struct exitrec *x = fs->exits.v[i];
+
+		if (s->irq_exit == -1)
+			s->irq_exit = x->t.irq;
+		else if (s->irq_exit != x->t.irq)
+			s->irq_exit = HOG_IRQ_CALLER;
+		if (i == 0 || x->t.preempt < s->preempt_delta)
+			s->preempt_delta = x->t.preempt;
+		if (i == 0 || x->t.pf < s->pf_delta)
+			s->pf_delta = x->t.pf;
+		for (j = 0; j < x->t.nrel; j++)
+			add_rel(rel, nrel, x->t.rel[j]);
+		for (j = 0; j < x->t.nheld; j++)
+			add_acq(acq, nacq, exit_name(fs, x, &x->t.held[j]), &x->t.held[j]);
+	}
+	if (s->irq_exit < 0)
+		s->irq_exit = HOG_IRQ_CALLER;
+}
+
+/*
+ * A lock counts as taken for the caller only if every return holds
+ * it (cond 0), or, for a trylock wrapper, exactly the returns of
+ * non-zero (cond 1).  "Held on some path" would leak a lock into every
+ * caller whenever the paths are correlated through memory we do not
+ * follow.  Returns 0 for a lock that is neither.
+ */
+static int acq_taken(struct fs *fs, struct hog_lockfx *a)
+{
+	int held_nz = 0, held_z = 0, free_nz = 0, free_z = 0, held_other = 0, free_other = 0;
+	int i, j;
+
+	for (i = 0; i < fs->exits.n; i++) {
+		const struct exitrec *x = fs->exits.v[i];
+		int held = 0;
+
+		for (j = 0; j < x->t.nheld; j++)
+			if (x->t.held[j].cls == a->cls)
+				held = 1;
+		if (x->retkind == FK_NONZERO)
+			held ? held_nz++ : free_nz++;
+		else if (x->retkind == FK_ZERO)
+			held ? held_z++ : free_z++;
+		else
+			held ? held_other++ : free_other++;
+	}
+	a->cond = 0;
+	if (!free_nz && !free_z && !free_other)
+		return 1;
+	a->cond = 1;
+	return held_nz && free_z && !held_z && !free_nz && !held_other && !free_other;
+}
+
+static void lock_effects(struct fs *fs)
+{
+	struct hog_summary *s = fs->s;
+	struct hog_lockfx acq[MAX_ACQ];
+	const char *rel[MAX_SUM_REL], *brk[MAX_SUM_BRK];
+	int i, j, nacq = 0, nrel = 0, kept = 0, nb = 0;
+
+	exit_states(fs, acq, &nacq, rel, &nrel);
+	for (i = 0; i < nacq; i++)
+		if (acq_taken(fs, &acq[i]))
+			acq[kept++] = acq[i];
+	s->nacq = kept;
+	s->acq = hog_alloc(fs->c->arena, sizeof(*s->acq) * (kept ? kept : 1));
+	memcpy(s->acq, acq, sizeof(*acq) * kept);
+	s->nrel = nrel;
+	s->rel = hog_alloc(fs->c->arena, sizeof(char *) * (nrel ? nrel : 1));
+	memcpy(s->rel, rel, sizeof(char *) * nrel);
+	/* entry locks given up and taken back: a lock break */
+	for (i = 0; i < fs->everrel.n && nb < MAX_SUM_BRK; i++) {
+		for (j = 0; j < nrel; j++)
+			if (rel[j] == fs->everrel.v[i])
+				break;
+		if (j == nrel)
+			brk[nb++] = fs->everrel.v[i];
+	}
+	s->nbrk = nb;
+	s->brk = hog_alloc(fs->c->arena, sizeof(char *) * (nb ? nb : 1));
+	memcpy(s->brk, brk, sizeof(char *) * nb);
+}
+
+/* The returned address when every non-NULL return agrees; "return false;" stubs. */
+static void return_value(struct fs *fs)
+{
+	struct hog_summary *s = fs->s;
+	const char *ra = NULL;
+	int i, agree = fs->exits.n > 0, z = 0, nz = 0, other = 0;
+
+	for (i = 0; i < fs->exits.n; i++) {
+		const struct exitrec *x = fs->exits.v[i];
+
+		if (x->retkind == FK_ZERO)
+			z++;
+		else if (x->retkind == FK_NONZERO && !x->retaddr)
+			nz++;
+		else
+			other++;
+		if (x->retkind == FK_ZERO || !agree)
+			continue;
+		if (!x->retaddr || !hog_expr_portable(x->retaddr) || (ra && ra != x->retaddr))
+			agree = 0;
+		else
+			ra = x->retaddr;
+	}
+	if (agree && ra)
+		s->ret_addr = ra;
+	/* __seqprop_preemptible() and the like decide branches */
+	if (z && !nz && !other)
+		s->ret_zero = 1;
+	else if (nz && !z && !other)
+		s->ret_zero = 2;
+}
+
+void finish_summary(struct fs *fs)
+{
+	struct hog_summary *s = fs->s;
+	int i;
+
+	keep_costs(fs);
+	lock_effects(fs);
+	return_value(fs);
+	s->natomic = fs->atomics.n;
+	s->atomic = hog_alloc(fs->c->arena, sizeof(char *) * (s->natomic ? s->natomic : 1));
+	memcpy(s->atomic, fs->atomics.v, sizeof(char *) * s->natomic);
+	/*
+	 * Trivial: straight-line work on a few fields.  A loop of more than
+	 * a handful of rounds is not, however cheap each round looks
+	 * (__free_one_page() merging buddies up to MAX_ORDER).
+	 */
+	s->trivial = !fs->nontrivial && !fs->icalls;
+	for (i = 0; i < fs->f->nloops && s->trivial; i++)
+		if (fs->f->loops[i].bound < 0 || fs->f->loops[i].bound > TRIVIAL_LOOP_BOUND)
+			s->trivial = 0;
+}

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the IR's values denote: addresses of objects (in the function's
+ * terms, bound through its SSA variables), facts about variables, and
+ * conditions on a callee's arguments.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "expr.h"
+
+/* ---------- values ---------- */
+
+static const char *bind_root(struct fs *fs, const char *e)
+{
+	int v = hog_expr_var(e);
+
+	if (v >= 0 && v < fs->f->nvars && fs->bind[v])
+		return hog_expr_rebase_var(fs->c->strs, e, v, fs->bind[v]);
+	return e;
+}
+
+/* The address a value denotes, normalised; NULL if it is not one. */
+const char *val_addr(struct fs *fs, const struct hog_val *v)
+{
+	if (v->kind == HV_ADDR)
+		return hog_expr_norm(fs->c->strs, fs->c->rules, bind_root(fs, v->addr));
+	if (v->kind == HV_VAR && v->var >= 0 && v->var < fs->f->nvars) {
+		char b[32];
+
+		if (fs->bind[v->var])
+			return fs->bind[v->var];
+		/* the variable itself names the object: ptl = huge_pte_lock(...) */
+		snprintf(b, sizeof(b), "v%d", v->var);
+		return hog_intern(fs->c->strs, b);
+	}
+	return NULL;
+}
+
+int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v, int *irq)
+{
+	const struct fact *f;
+
+	*irq = 0;
+	switch (v->kind) {
+	case HV_CONST:
+		return v->cst ? FK_NONZERO : FK_ZERO;
+	case HV_VAR:
+		f = fact_get(t, v->var);
+		if (!f)
+			return FK_NONE;
+		*irq = f->irq;
+		return f->kind;
+	case HV_ADDR: {
+		const char *e = v->addr;
+		int var = hog_expr_var(e);
+
+		if (var >= 0 && !strpbrk(e + 1, "/^#[")) {
+			f = fact_get(t, var);
+			if (!f)
+				return FK_NONE;
+			*irq = f->irq;
+			return f->kind;
+		}
+		/* a parameter's value, carried through phis for its flag tests */
+		if (e[0] == '$' && hog_expr_param(e) >= 0 && !strpbrk(e + 1, "/^#[")) {
+			*irq = hog_expr_param(e);
+			return FK_PARAM;
+		}
+		if (e[0] == '@' || strchr(e, '/'))
+			return FK_NONZERO;
+		return FK_NONE;
+	}
+	default:
+		return FK_NONE;
+	}
+}
+
+/* ---------- lock operations on a tuple ---------- */
+
+void call_prepare(struct fs *fs, const struct hog_event *e, struct callv *cv)
+{
+	int i;
+
+	cv->ev = e;
+	cv->nargs = e->nargs < 16 ? e->nargs : 16;
+	for (i = 0; i < cv->nargs; i++)
+		cv->addr[i] = val_addr(fs, &e->args[i]);
+}
+
+const char *eng_arg_addr(const struct callv *cv, int i)
+{
+	return i >= 0 && i < cv->nargs ? cv->addr[i] : NULL;
+}
+
+const struct hog_val *arg_val(const struct callv *cv, int i)
+{
+	return i >= 0 && i < cv->ev->nargs ? &cv->ev->args[i] : NULL;
+}
+
+static const struct pmap *pmap_get(struct fs *fs, int var)
+{
+	int i;
+
+	for (i = 0; i < fs->npmap; i++)
+		if (fs->pmap[i].var == var)
+			return &fs->pmap[i];
+	return NULL;
+}
+
+/*
+ * Does a condition on a callee's argument hold at this call?  1 yes,
+ * 0 no, -1 only our caller can tell: then *out is the condition on our
+ * own parameter (gfp | __GFP_ZERO still sleeps as gfp does).
+ */
+int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
+		     struct hog_when *out)
+{
+	const struct hog_val *v;
+	const struct pmap *pm = NULL;
+	long long m;
+
+	out->arg = -1;
+	if (w->arg < 0)
+		return 1;
+	v = arg_val(cv, w->arg);
+	if (!v)
+		return 0;
+	if (v->kind == HV_CONST) {
+		if (w->op == '&')
+			return (v->cst & w->val) != 0;
+		if (w->op == '~')
+			return (v->cst & w->val) == 0;
+		return v->cst == w->val;
+	}
+	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
+	    !strpbrk(v->addr + 1, "/^#[")) {
+		*out = *w;
+		out->arg = hog_expr_param(v->addr);
+		return -1;
+	}
+	if (v->kind == HV_VAR)
+		pm = pmap_get(fs, v->var);
+	if (!pm || w->op == '=')
+		return -1;
+	/* value = (param & and) | or */
+	if (pm->or & w->val)
+		return w->op == '&';
+	m = w->val & pm->and;
+	if (!m)
+		return w->op == '~';
+	*out = *w;
+	out->arg = pm->param;
+	out->val = m;
+	return -1;
+}
+
+int irq_from_flags(const struct tup *t, const struct callv *cv, int arg)
+{
+	const struct hog_val *v = arg_val(cv, arg);
+	const struct fact *f;
+
+	if (!v)
+		return HOG_IRQ_CALLER;
+	if (v->kind == HV_VAR) {
+		f = fact_get(t, v->var);
+		if (f && f->kind == FK_FLAGS)
+			return f->irq;
+	}
+	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
+	    !strpbrk(v->addr + 1, "/^#["))
+		return HOG_IRQ_PARAM + hog_expr_param(v->addr);
+	return HOG_IRQ_CALLER;
+}
+
+const char *var_name(const struct hog_func *f, int v)
+{
+	return f->vnames && v >= 0 && v < f->nvnames ? f->vnames[v] : NULL;
+}
+
+/*
+ * "if (locked) unlock_page_lruvec_irqrestore(locked, flags);": a pointer
+ * that is handed to an unlock doubles as the "is it held" flag.  Where
+ * the function finds it NULL, it does not hold that lock, however the
+ * paths met before.  Matched by the variable's source name, since the
+ * test and the unlock see different SSA versions of it.
+ */
+static void note_cookie(struct fs *fs, const struct hog_val *v, const char *released)
+{
+	const char *name = NULL, *cls;
+
+	if (!v || !released)
+		return;
+	if (v->kind == HV_VAR)
+		name = var_name(fs->f, v->var);
+	else if (v->kind == HV_ADDR && v->addr[0] == '%' && !strpbrk(v->addr + 1, "/^#["))
+		name = hog_intern(fs->c->strs, v->addr + 1);
+	cls = hog_expr_class(fs->c->strs, released);
+	if (!name || !*name || !cls)
+		return;
+	if (fs->ncookie == MAX_COOKIES) {
+		fs->limits |= HOG_LIMIT_TRACK;
+		return;
+	}
+	fs->cookie[fs->ncookie].name = name;
+	fs->cookie[fs->ncookie].cls = cls;
+	fs->ncookie++;
+}
+
+/* gfp | __GFP_ZERO, flags & ~X: SSA makes this a flow-insensitive fact */
+void find_pmaps(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const struct hog_val *a, *m;
+			struct pmap p = { .and = -1, .or = 0 };
+			const struct pmap *from;
+
+			if (e->kind != HE_ASSIGN || !e->callee || e->nargs < 2 || e->dst < 0 ||
+			    (strcmp(e->callee, "|") && strcmp(e->callee, "&")))
+				continue;
+			if (fs->npmap == MAX_PMAP) {
+				fs->limits |= HOG_LIMIT_TRACK;
+				continue;
+			}
+			a = &e->args[0];
+			m = &e->args[1];
+			if (m->kind != HV_CONST)
+				continue;
+			if (a->kind == HV_ADDR && hog_expr_param(a->addr) >= 0 &&
+			    !strpbrk(a->addr + 1, "/^#[")) {
+				p.param = hog_expr_param(a->addr);
+			} else if (a->kind == HV_VAR && (from = pmap_get(fs, a->var))) {
+				p = *from;
+			} else {
+				continue;
+			}
+			if (e->callee[0] == '|') {
+				p.or |= m->cst;
+			} else {
+				p.and &= m->cst;
+				p.or &= m->cst;
+			}
+			p.var = e->dst;
+			fs->pmap[fs->npmap++] = p;
+		}
+}
+
+void find_cookies(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i, k;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const struct hog_rule *lk;
+			const struct hog_summary *s;
+
+			if (e->kind != HE_CALL)
+				continue;
+			lk = rule_of(fs, e->callee, HR_LOCK);
+			if (lk && lk->op == HOP_RELEASE && lk->arg < e->nargs) {
+				struct callv cv;
+
+				call_prepare(fs, e, &cv);
+				note_cookie(fs, &e->args[lk->arg], eng_arg_addr(&cv, lk->arg));
+				continue;
+			}
+			if (has_any_rule(fs, e->callee))
+				continue;
+			s = summary_of(fs, e->callee);
+			for (k = 0; s && k < s->nrel; k++) {
+				int p = hog_expr_param(s->rel[k]);
+
+				if (p >= 0 && p < e->nargs)
+					note_cookie(fs, &e->args[p], s->rel[k]);
+			}
+		}
+}
+
+void drop_cookie_locks(struct fs *fs, struct tup *t, int var)
+{
+	const char *name = var_name(fs->f, var);
+	int i, j;
+
+	if (!name || !*name)
+		return;
+	for (i = 0; i < fs->ncookie; i++) {
+		if (fs->cookie[i].name != name)
+			continue;
+		for (j = t->nheld - 1; j >= 0; j--)
+			if (t->held[j].cls == fs->cookie[i].cls) {
+				if (t->held[j].irqprev >= 0)
+					t->irq = t->held[j].irqprev;
+				memmove(&t->held[j], &t->held[j + 1],
+					(t->nheld - j - 1) * sizeof(t->held[0]));
+				t->nheld--;
+			}
+	}
+}
