@@ -189,54 +189,73 @@ static int check_val(const struct hog_func *f, const struct hog_val *v)
 	return v->kind == HV_UNKNOWN || v->kind == HV_CONST;
 }
 
-int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err)
+/* One block's shape and events; NULL if it is well formed, else why not. */
+static const char *check_block(const struct hog_func *f, const struct hog_block *b)
 {
-	int i, j, k;
+	int j, k;
 
-	if (f->nblocks < 1) {
-		*err = "function has no blocks";
-		return -1;
+	if (b->nsucc > HOG_MAX_SUCC)
+		return "a block with more than " HOG_STR(HOG_MAX_SUCC) " successors";
+	if ((b->cond == HC_NEZ || b->cond == HC_EQZ) &&
+	    (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
+		return "conditional block needs two successors and a variable";
+	if ((b->cond == HC_BATCH0 || b->cond == HC_BATCH1) && b->nsucc != 2)
+		return "conditional block needs two successors and a variable";
+	for (j = 0; j < b->nev; j++) {
+		const struct hog_event *e = &b->ev[j];
+
+		if (e->dst >= f->nvars)
+			return "event result variable out of range";
+		if (e->kind == HE_CALL && !e->callee)
+			return "call without callee";
+		for (k = 0; k < e->nargs; k++)
+			if (!check_val(f, &e->args[k]))
+				return "bad event argument";
 	}
-	for (i = 0; i < f->nblocks; i++) {
-		struct hog_block *b = &f->blocks[i];
+	for (j = 0; j < b->nsucc; j++)
+		if (b->succ[j] < 0 || b->succ[j] >= f->nblocks)
+			return "successor out of range";
+	return NULL;
+}
 
-		b->npred = 0;
-		if (b->nsucc > HOG_MAX_SUCC) {
-			*err = "a block with more than " HOG_STR(HOG_MAX_SUCC) " successors";
-			return -1;
-		}
-		if ((b->cond == HC_NEZ || b->cond == HC_EQZ) &&
-		    (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars)) {
-			*err = "conditional block needs two successors and a variable";
-			return -1;
-		}
-		if ((b->cond == HC_BATCH0 || b->cond == HC_BATCH1) && b->nsucc != 2) {
-			*err = "conditional block needs two successors and a variable";
-			return -1;
-		}
-		for (j = 0; j < b->nev; j++) {
-			struct hog_event *e = &b->ev[j];
+static const char *check_phis(const struct hog_func *f, const struct hog_block *b)
+{
+	int j, k;
 
-			if (e->dst >= f->nvars) {
-				*err = "event result variable out of range";
-				return -1;
-			}
-			if (e->kind == HE_CALL && !e->callee) {
-				*err = "call without callee";
-				return -1;
-			}
-			for (k = 0; k < e->nargs; k++)
-				if (!check_val(f, &e->args[k])) {
-					*err = "bad event argument";
-					return -1;
-				}
-		}
-		for (j = 0; j < b->nsucc; j++)
-			if (b->succ[j] < 0 || b->succ[j] >= f->nblocks) {
-				*err = "successor out of range";
-				return -1;
-			}
+	for (j = 0; j < b->nphi; j++) {
+		if (b->phi[j].dst < 0 || b->phi[j].dst >= f->nvars)
+			return "phi result out of range";
+		for (k = 0; k < b->phi[j].n; k++)
+			if (b->phi[j].pred[k] < 0 || b->phi[j].pred[k] >= f->nblocks ||
+			    !check_val(f, &b->phi[j].val[k]))
+				return "bad phi argument";
 	}
+	return NULL;
+}
+
+static const char *check_loops(const struct hog_func *f)
+{
+	int i, j;
+
+	for (i = 0; i < f->nloops; i++) {
+		const struct hog_loop *l = &f->loops[i];
+
+		if (l->header < 0 || l->header >= f->nblocks)
+			return "loop header out of range";
+		for (j = 0; j < l->nblocks; j++)
+			if (l->blocks[j] < 0 || l->blocks[j] >= f->nblocks)
+				return "loop block out of range";
+	}
+	return NULL;
+}
+
+/* Predecessor lists, from the successors (which check_block() validated). */
+static void link_preds(struct hog_module *m, struct hog_func *f)
+{
+	int i, j;
+
+	for (i = 0; i < f->nblocks; i++)
+		f->blocks[i].npred = 0;
 	for (i = 0; i < f->nblocks; i++)
 		for (j = 0; j < f->blocks[i].nsucc; j++)
 			f->blocks[f->blocks[i].succ[j]].npred++;
@@ -252,37 +271,23 @@ int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err)
 
 			s->pred[s->npred++] = i;
 		}
-	for (i = 0; i < f->nblocks; i++) {
-		struct hog_block *b = &f->blocks[i];
+}
 
-		for (j = 0; j < b->nphi; j++) {
-			if (b->phi[j].dst < 0 || b->phi[j].dst >= f->nvars) {
-				*err = "phi result out of range";
-				return -1;
-			}
-			for (k = 0; k < b->phi[j].n; k++)
-				if (b->phi[j].pred[k] < 0 ||
-				    b->phi[j].pred[k] >= f->nblocks ||
-				    !check_val(f, &b->phi[j].val[k])) {
-					*err = "bad phi argument";
-					return -1;
-				}
-		}
-	}
-	for (i = 0; i < f->nloops; i++) {
-		struct hog_loop *l = &f->loops[i];
+int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err)
+{
+	int i;
 
-		if (l->header < 0 || l->header >= f->nblocks) {
-			*err = "loop header out of range";
-			return -1;
-		}
-		for (j = 0; j < l->nblocks; j++)
-			if (l->blocks[j] < 0 || l->blocks[j] >= f->nblocks) {
-				*err = "loop block out of range";
-				return -1;
-			}
-	}
-	return 0;
+	*err = f->nblocks < 1 ? "function has no blocks" : NULL;
+	for (i = 0; i < f->nblocks && !*err; i++)
+		*err = check_block(f, &f->blocks[i]);
+	if (*err)
+		return -1;
+	link_preds(m, f);
+	for (i = 0; i < f->nblocks && !*err; i++)
+		*err = check_phis(f, &f->blocks[i]);
+	if (!*err)
+		*err = check_loops(f);
+	return *err ? -1 : 0;
 }
 
 /* ---- writer ---- */
@@ -790,112 +795,137 @@ int hog_section_next(const char *data, size_t len, size_t *off,
 	return 1;
 }
 
+static void rd_tu(struct rd *r)
+{
+	const char *w = get_name(r);
+
+	if (w)
+		r->m->tu = hog_intern(r->m->strs, w);
+}
+
+static void rd_vname(struct rd *r, struct hog_func *f, struct hog_vec *blocks, size_t len)
+{
+	const char *w;
+	int var;
+
+	if (!f || blocks->n) {
+		rd_fail(r, "variable name outside a function header");
+		return;
+	}
+	if (get_int(r, &var, 0, f->nvars - 1) || !(w = get_name(r)))
+		return;
+	/* names take a pointer per variable: a few bytes of a crafted
+	 * payload must not cost megabytes */
+	if (!f->vnames && (r->vbytes += (size_t)f->nvars * sizeof(char *)) >
+			  NAME_BUDGET * len + (1 << 20)) {
+		rd_fail(r, "more variables named than a payload of this size can hold");
+		return;
+	}
+	hog_func_set_vname(r->m, f, var, w);
+}
+
+/* One record line (docs/ir.md): its letter, a blank, then its fields. */
+static void rd_record(struct rd *r, struct hog_func **f, struct hog_vec *blocks, size_t len)
+{
+	char kind = *r->p;
+
+	r->p += 2;
+	switch (kind) {
+	case 'T':
+		rd_tu(r);
+		break;
+	case 'F':
+		if (rd_end_func(r, *f, blocks))
+			break;
+		*f = NULL;
+		rd_func(r, f, blocks);
+		break;
+	case 'B':
+		if (!*f)
+			rd_fail(r, "block outside a function");
+		else
+			rd_block(r, blocks);
+		break;
+	case 'P':
+	case 'E':
+		if (!*f || !blocks->n)
+			rd_fail(r, "line outside a block");
+		else if (kind == 'P')
+			rd_phi(r, blocks->v[blocks->n - 1]);
+		else
+			rd_event(r, blocks->v[blocks->n - 1]);
+		break;
+	case 'V':
+		rd_vname(r, *f, blocks, len);
+		break;
+	case 'L':
+		if (!*f)
+			rd_fail(r, "loop outside a function");
+		else
+			rd_loop(r, *f);
+		break;
+	default:
+		r->p -= 2;
+		rd_fail(r, "unknown record");
+	}
+}
+
+/* The payload ends at its NUL; anything after it is another payload. */
+static const char *payload_end(struct rd *r, const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len), *end;
+
+	if (!nul)
+		return text + len;
+	end = nul;
+	while (++nul < text + len)
+		if (*nul && !r->err)
+			r->err = hog_xstrdup("more than one payload: read the section with hog_section_next()");
+	return end;
+}
+
+static void rd_lines(struct rd *r, const char *text, const char *end, size_t len,
+		     struct hog_func **f, struct hog_vec *blocks)
+{
+	const char *p = text;
+	int ok = 0;
+
+	while (p < end && !r->err) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *le = nl ? nl : end;
+
+		r->lineno++;
+		r->p = p;
+		r->end = le;
+		p = nl ? nl + 1 : end;
+		if (r->lineno == 1) {
+			if (rd_magic(r, le))
+				return;
+			ok = 1;
+		} else if (r->p == le || *r->p == '\0') {
+			continue;
+		} else if (le - r->p < 2 || r->p[1] != ' ') {
+			rd_fail(r, "malformed line");
+		} else {
+			rd_record(r, f, blocks, len);
+		}
+	}
+	if (!r->err && !ok)
+		rd_fail(r, "empty payload");
+}
+
 struct hog_module *hog_module_read(struct hog_strtab *strs, const char *text,
 				   size_t len, char **err)
 {
 	struct rd r = { 0 };
 	struct hog_vec blocks = { 0 };
 	struct hog_func *f = NULL;
-	const char *p = text, *end = text + len, *nul;
-	int ok = 0, i;
+	const char *end;
+	int i;
 
 	r.m = hog_module_new(strs, NULL);
-	if ((nul = memchr(text, '\0', len))) {
-		end = nul;
-		while (++nul < text + len)
-			if (*nul && !r.err)
-				r.err = hog_xstrdup("more than one payload: read the section with hog_section_next()");
-	}
-	while (p < end && !r.err) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *le = nl ? nl : end;
-
-		r.lineno++;
-		r.p = p;
-		r.end = le;
-		p = nl ? nl + 1 : end;
-		if (r.lineno == 1) {
-			if (rd_magic(&r, le))
-				break;
-			ok = 1;
-			continue;
-		}
-		if (r.p == le || *r.p == '\0')
-			continue;
-		if (le - r.p < 2 || r.p[1] != ' ') {
-			rd_fail(&r, "malformed line");
-			break;
-		}
-		switch (*r.p) {
-		case 'T': {
-			const char *w;
-
-			r.p += 2;
-			if (!(w = get_name(&r)))
-				break;
-			r.m->tu = hog_intern(r.m->strs, w);
-			break;
-		}
-		case 'F':
-			r.p += 2;
-			if (rd_end_func(&r, f, &blocks))
-				break;
-			f = NULL;
-			rd_func(&r, &f, &blocks);
-			break;
-		case 'B':
-			r.p += 2;
-			if (!f)
-				rd_fail(&r, "block outside a function");
-			else
-				rd_block(&r, &blocks);
-			break;
-		case 'P':
-		case 'E':
-			r.p += 2;
-			if (!f || !blocks.n)
-				rd_fail(&r, "line outside a block");
-			else if (r.p[-2] == 'P')
-				rd_phi(&r, blocks.v[blocks.n - 1]);
-			else
-				rd_event(&r, blocks.v[blocks.n - 1]);
-			break;
-		case 'V': {
-			const char *w;
-			int var;
-
-			r.p += 2;
-			if (!f || blocks.n) {
-				rd_fail(&r, "variable name outside a function header");
-				break;
-			}
-			if (get_int(&r, &var, 0, f->nvars - 1) || !(w = get_name(&r)))
-				break;
-			/* names take a pointer per variable: a few bytes of a crafted
-			 * payload must not cost megabytes */
-			if (!f->vnames && (r.vbytes += (size_t)f->nvars * sizeof(char *)) >
-					  NAME_BUDGET * len + (1 << 20)) {
-				rd_fail(&r, "more variables named than a payload of this size can hold");
-				break;
-			}
-			hog_func_set_vname(r.m, f, var, w);
-			break;
-		}
-		case 'L':
-			r.p += 2;
-			if (!f)
-				rd_fail(&r, "loop outside a function");
-			else
-				rd_loop(&r, f);
-			break;
-		default:
-			rd_fail(&r, "unknown record");
-		}
-		if (r.err)
-			break;
-	}
-	if (!r.err && !ok)
-		rd_fail(&r, "empty payload");
+	end = payload_end(&r, text, len);
+	rd_lines(&r, text, end, len, &f, &blocks);
 	if (!r.err)
 		rd_end_func(&r, f, &blocks);
 	for (i = 0; i < blocks.n; i++)
