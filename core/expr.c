@@ -111,7 +111,6 @@ const char *hog_expr_norm(struct hog_strtab *st, const struct hog_rules *r,
 	struct hog_buf b = { 0 };
 	const char *s, *res;
 	size_t rl, n;
-	int changed = 0;
 	/*
 	 * Steps after the root and after each load: a per-cpu mark moves
 	 * left over field steps to just after the root or load, because
@@ -138,7 +137,6 @@ const char *hog_expr_norm(struct hog_strtab *st, const struct hog_rules *r,
 				b.s[seg_start] = '#';
 				pending_pcpu = 1;
 			}
-			changed = 1;
 		} else {
 			hog_buf_addn(&b, s, n);
 			if (s[0] == '^') {
@@ -172,10 +170,8 @@ const char *hog_expr_norm(struct hog_strtab *st, const struct hog_rules *r,
 				break;
 			*last = 0;
 			b.len = last - b.s;
-			changed = 1;
 		}
 	}
-	(void)changed;
 	res = hog_intern(st, b.s);
 	hog_buf_free(&b);
 	return res;

@@ -129,17 +129,12 @@ const struct hog_summary *summary_of(struct fs *fs, const char *callee)
 }
 
 /*
- * A function we know nothing about whose name says it unlocks
- * (wbc_attach_and_unlock_inode, unlock_page_lruvec in another
- * directory) releases the innermost held lock reached through one of
- * its arguments.  Kernel naming is reliable enough for this, and
- * keeping such a lock would blame everything after the call on it.
+ * A function we know nothing about, whose name the catalogue says
+ * unlocks ("release-by-name": wbc_attach_and_unlock_inode,
+ * unlock_page_lruvec in another directory), releases the innermost held
+ * lock reached through one of its arguments: keeping such a lock would
+ * blame everything after the call on it.
  */
-static int unlock_name(const char *n)
-{
-	return n && strstr(n, "unlock") != NULL;
-}
-
 static void unlock_by_name(struct fs *fs, struct tup *t, const struct callv *cv)
 {
 	int i, k;
@@ -301,13 +296,10 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 	}
 }
 
-/*
- * A callee the rules release by pattern (rules/README.md, "release-pattern"):
- * it gives up the innermost held lock reached through one of its arguments.
- */
+/* No rule and no summary, but a name that says it unlocks. */
 static int released_by_pattern(struct fs *fs, const struct callrules *r, const char *callee)
 {
-	return !r->s && !r->lk && !r->iq && !r->pr && !r->pf && unlock_name(callee) &&
+	return !r->s && !r->lk && !r->iq && !r->pr && !r->pf && hog_rules_release_by_name(fs->c->rules, callee) &&
 	       !has_any_rule(fs, callee);
 }
 

@@ -376,48 +376,38 @@ static int path_better(const struct hog_path *a, const struct hog_path *b)
 	return strcmp(a->holder, b->holder) < 0;
 }
 
-static int base_score(const struct hog_finding *f)
+/*
+ * The score orders findings (highest first); the weights are policy,
+ * in the catalogue's "rank" lines.  The severity is not: sleeping is
+ * an error, a cost under a sleeping lock, with only preemption off, or
+ * once per batch is a note, and so is a global atomic with IRQs on.
+ */
+static void rate(struct hog_prog *prog, struct hog_finding *f)
 {
-	const char *c = f->cls ? f->cls : "";
-
-	if (hog_kind_sleeps(f->kind))
-		return 60;
-	if (!strcmp(c, HOG_CLS_FLUSH))
-		return 55;
-	if (!strcmp(c, HOG_CLS_HIER) || !strcmp(c, HOG_CLS_LOOP))
-		return 50;
-	if (!strcmp(c, HOG_CLS_REF))
-		return 40;
-	if (!strcmp(c, HOG_CLS_GATOM))
-		return 15;
-	return 35;
-}
-
-static void rate(struct hog_finding *f)
-{
+	const struct hog_rank_policy *k = &prog->rules->rank;
 	const struct hog_path *p = &f->paths[0];
-	const char *k = p->lock.kind ? p->lock.kind : "";
-	int s = base_score(f);
+	const char *lk = p->lock.kind ? p->lock.kind : "";
+	int s = hog_rules_rank_base(prog->rules, f->cls);
 
 	if (f->irqs_off)
-		s += 30;
+		s += k->irqs_off;
 	if (p->lock.sleeping)
-		s -= 40;
-	else if (!strcmp(k, "preempt"))
-		s -= 10;
-	else if (strcmp(k, "irq"))
-		s += 10;
+		s += k->sleeping_lock;
+	else if (!strcmp(lk, "preempt"))
+		s += k->preempt;
+	else if (strcmp(lk, "irq"))
+		s += k->spinning_lock;
 	if (f->listed)
-		s += 5;
-	s += f->npaths < 10 ? f->npaths : 10;
-	s -= 2 * (p->nchain - 1);
+		s += k->listed;
+	s += f->npaths < k->max_paths ? f->npaths : k->max_paths;
+	s += k->per_step * (p->nchain - 1);
 	if (f->batched)
-		s -= 40;
+		s += k->batched;
 	f->score = s;
 
 	if (hog_kind_sleeps(f->kind))
 		f->sev = HS_ERROR;
-	else if (p->lock.sleeping || !strcmp(k, "preempt") || f->batched)
+	else if (p->lock.sleeping || !strcmp(lk, "preempt") || f->batched)
 		f->sev = HS_NOTE;
 	else if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
 		f->sev = HS_NOTE;
@@ -580,7 +570,7 @@ static void group(struct hog_prog *p)
 				f->paths[b] = f->paths[b - 1];
 				f->paths[b - 1] = t;
 			}
-		rate(f);
+		rate(p, f);
 		fingerprint(p, f);
 		mark_limits(p, f);
 	}

@@ -6,6 +6,7 @@
  *
  * with # comments.  Errors name FILE:LINE and never abort.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,50 @@ const char *hog_rule_kind_name(enum hog_rule_kind k)
 	return k < HR_NKINDS ? kind_names[k] : "?";
 }
 
+static int rank_set(struct hog_rank_policy *k, const char *cls, int score)
+{
+	int i;
+
+	for (i = 0; i < k->nbase; i++)
+		if (k->base[i].cls == cls)
+			break;
+	if (i == HOG_RANK_MAX_CLASSES)
+		return -1;
+	k->base[i].cls = cls;
+	k->base[i].score = score;
+	if (i == k->nbase)
+		k->nbase++;
+	return 0;
+}
+
+/* The ranking the catalogue states in its "rank" lines, for rules that do not. */
+static void rank_defaults(struct hog_rules *r)
+{
+	static const struct {
+		const char *cls;
+		int score;
+	} base[] = {
+		{ HOG_CLS_SLEEP, 60 }, { HOG_CLS_FAULT, 60 }, { HOG_CLS_FLUSH, 55 },
+		{ HOG_CLS_HIER, 50 }, { HOG_CLS_LOOP, 50 }, { HOG_CLS_REF, 40 },
+		{ HOG_CLS_GATOM, 15 },
+	};
+	struct hog_rank_policy *k = &r->rank;
+	size_t i;
+
+	memset(k, 0, sizeof(*k));
+	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+		rank_set(k, hog_intern(r->strs, base[i].cls), base[i].score);
+	k->other = 35;
+	k->irqs_off = 30;
+	k->sleeping_lock = -40;
+	k->preempt = -10;
+	k->spinning_lock = 10;
+	k->listed = 5;
+	k->max_paths = 10;
+	k->per_step = -2;
+	k->batched = -40;
+}
+
 struct hog_rules *hog_rules_new(struct hog_strtab *strs)
 {
 	struct hog_rules *r = hog_xcalloc(1, sizeof(*r));
@@ -44,6 +89,7 @@ struct hog_rules *hog_rules_new(struct hog_strtab *strs)
 	r->loop.listwalk = 0;
 	r->loop.min_calls = 1;
 	r->loop.max_chain = 8;
+	rank_defaults(r);
 	return r;
 }
 
@@ -54,6 +100,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_map_free(r->byname);
 	hog_vec_free(&r->all);
 	hog_vec_free(&r->strip);
+	hog_vec_free(&r->release_words);
 	hog_arena_free(&r->arena);
 	if (r->own_strs)
 		hog_strtab_free(r->strs);
@@ -320,6 +367,86 @@ static int parse_loop(struct parse *p)
 	return 0;
 }
 
+/* rank CLASS=N ... for base scores, rank adjust KEY=N ... for the context */
+static int parse_rank(struct parse *p)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} adj[] = {
+		{ "other", offsetof(struct hog_rank_policy, other) },
+		{ "irqs-off", offsetof(struct hog_rank_policy, irqs_off) },
+		{ "sleeping-lock", offsetof(struct hog_rank_policy, sleeping_lock) },
+		{ "preempt", offsetof(struct hog_rank_policy, preempt) },
+		{ "spinning-lock", offsetof(struct hog_rank_policy, spinning_lock) },
+		{ "listed", offsetof(struct hog_rank_policy, listed) },
+		{ "max-paths", offsetof(struct hog_rank_policy, max_paths) },
+		{ "per-step", offsetof(struct hog_rank_policy, per_step) },
+		{ "batched", offsetof(struct hog_rank_policy, batched) },
+	};
+	struct hog_rank_policy *k = &p->r->rank;
+	int i, j, adjust = p->ntok > 1 && !p->tok[1].key &&
+				     !strcmp(p->tok[1].val, "adjust");
+
+	for (i = 1 + adjust; i < p->ntok; i++) {
+		struct tok *t = &p->tok[i];
+		long long v;
+
+		if (!t->key)
+			return perr(p, "rank takes key=value settings, not '%s'", t->val);
+		if (parse_int(p, t->key, t->val, -1000, 1000, &v))
+			return -1;
+		if (adjust) {
+			for (j = 0; j < (int)(sizeof(adj) / sizeof(adj[0])); j++)
+				if (!strcmp(t->key, adj[j].key))
+					break;
+			if (j == (int)(sizeof(adj) / sizeof(adj[0])))
+				return perr(p, "unknown rank adjustment '%s'", t->key);
+			*(int *)((char *)k + adj[j].off) = (int)v;
+			continue;
+		}
+		if (!strcmp(t->key, "other"))
+			k->other = (int)v;
+		else if (rank_set(k, hog_intern(p->r->strs, t->key), (int)v))
+			return perr(p, "more than %d ranked classes", HOG_RANK_MAX_CLASSES);
+	}
+	return 0;
+}
+
+int hog_rules_rank_base(const struct hog_rules *r, const char *cls)
+{
+	int i;
+
+	for (i = 0; cls && i < r->rank.nbase; i++)
+		if (r->rank.base[i].cls == cls || !strcmp(r->rank.base[i].cls, cls))
+			return r->rank.base[i].score;
+	return r->rank.other;
+}
+
+static int parse_words(struct parse *p, struct hog_vec *v, const char *what)
+{
+	int i;
+
+	if (p->ntok < 2)
+		return perr(p, "%s needs words", what);
+	for (i = 1; i < p->ntok; i++) {
+		if (p->tok[i].key || !is_ident(p->tok[i].val))
+			return perr(p, "%s takes identifier words, not '%s'", what, p->tok[i].val);
+		hog_vec_push(v, (void *)hog_intern(p->r->strs, p->tok[i].val));
+	}
+	return 0;
+}
+
+int hog_rules_release_by_name(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->release_words.n; i++)
+		if (strstr(name, r->release_words.v[i]))
+			return 1;
+	return 0;
+}
+
 /* Which keys each directive accepts. */
 static int key_allowed(enum hog_rule_kind k, const char *key)
 {
@@ -482,6 +609,10 @@ static int parse_line(struct parse *p, char *s)
 	d = p->tok[0].val;
 	if (!strcmp(d, "loop"))
 		return parse_loop(p);
+	if (!strcmp(d, "rank"))
+		return parse_rank(p);
+	if (!strcmp(d, "release-by-name"))
+		return parse_words(p, &p->r->release_words, d);
 	if (!strcmp(d, "strip")) {
 		int i;
 

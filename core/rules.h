@@ -74,6 +74,29 @@ struct hog_loop_policy {
 	int max_chain;		/* longest call chain followed */
 };
 
+/*
+ * How findings are ranked (core/prog.c): a base score per cost class,
+ * then adjustments for the context.  Policy, so the catalogue sets it
+ * ("rank" lines, rules/README.md); these are the defaults.
+ */
+#define HOG_RANK_MAX_CLASSES 32
+struct hog_rank_policy {
+	int nbase;
+	struct {
+		const char *cls;	/* interned */
+		int score;
+	} base[HOG_RANK_MAX_CLASSES];
+	int other;		/* a class not listed */
+	int irqs_off;		/* IRQs off at the cost */
+	int sleeping_lock;	/* the lock named is a sleeping one */
+	int preempt;		/* preemption off, no lock */
+	int spinning_lock;	/* a spinning lock held (not IRQs or preemption alone) */
+	int listed;		/* the catalogue names the cost */
+	int max_paths;		/* one point per way to it, up to this many */
+	int per_step;		/* per call between the holder and the cost */
+	int batched;		/* only once per per-CPU batch */
+};
+
 struct hog_rules {
 	struct hog_strtab *strs;
 	int own_strs;
@@ -82,6 +105,8 @@ struct hog_rules {
 	struct hog_vec all;	/* every rule in file order */
 	struct hog_vec strip;	/* interned field names dropped from lock identities */
 	struct hog_loop_policy loop;
+	struct hog_rank_policy rank;
+	struct hog_vec release_words;	/* "release-by-name": interned words */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 };
@@ -100,6 +125,10 @@ void hog_rules_free(struct hog_rules *r);
 const struct hog_rule *hog_rules_find(const struct hog_rules *r,
 				      const char *name, enum hog_rule_kind kind);
 int hog_rules_is_strip(const struct hog_rules *r, const char *field);
+/* The base score of a cost class. */
+int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
+/* Does a name contain one of the "release-by-name" words? */
+int hog_rules_release_by_name(const struct hog_rules *r, const char *name);
 
 const char *hog_rule_kind_name(enum hog_rule_kind k);
 

@@ -95,6 +95,33 @@ static void test_toy_checker(void **state)
 	assert_int_equal(hog_kind_by_name("toy"), toy_kind);
 }
 
+/* spin_lock(&zone->lock); zone_unlock_slow(zone); toy_slow(zone); */
+static int after_unknown_unlock(void **state, const char *extra)
+{
+	struct ht_world *w = ht_world_new(extra, 0);
+	struct hog_module *m;
+	struct hog_func *f;
+
+	*state = w;
+	m = ht_module(w, "mm/toy.c");
+	f = ht_fn(m, "holder", 0, 10, 0, 1, "zone", NULL);
+	ht_call(m, f, 0, 11, "spin_lock", -1, ZL, NULL);
+	ht_call(m, f, 0, 12, "zone_unlock_slow", -1, "&$0", NULL);
+	ht_call(m, f, 0, 13, "toy_slow", -1, "&$0", NULL);
+	ht_ret(m, f, 0, 14, NULL);
+	ht_done(m, f);
+	ht_solve(w);
+	return hog_prog_nfindings(w->prog);
+}
+
+/* Releasing by name is the catalogue's word, not the engine's. */
+static void test_release_by_name(void **state)
+{
+	assert_int_equal(after_unknown_unlock(state, LOCK_RULES), 1);
+	ht_world_free(*state);
+	assert_int_equal(after_unknown_unlock(state, LOCK_RULES "release-by-name unlock\n"), 0);
+}
+
 static void test_registry(void **state)
 {
 	static const struct hog_checker other = { .name = "other" };
@@ -120,6 +147,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_toy_checker, teardown),
+		cmocka_unit_test_teardown(test_release_by_name, teardown),
 		cmocka_unit_test(test_registry),
 	};
 

@@ -555,6 +555,35 @@ static void test_err_load_missing(void **state)
 	assert_string_equal(t->err, "tests/unit/no-such.rules: No such file or directory");
 }
 
+static void test_rank_and_release_words(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_rank_policy *k = &t->r->rank;
+
+	/* the defaults are the catalogue's, for rules that say nothing */
+	assert_int_equal(hog_rules_rank_base(t->r, HOG_CLS_FLUSH), 55);
+	assert_int_equal(hog_rules_rank_base(t->r, "made-up"), 35);
+	assert_false(hog_rules_release_by_name(t->r, "folio_unlock"));
+	assert_int_equal(parse(t, "rank tree-flush=7 made-up=9 other=1\n"
+				  "rank adjust irqs-off=3 per-step=-5\n"
+				  "release-by-name unlock drop_lock\n"), 0);
+	assert_int_equal(hog_rules_rank_base(t->r, HOG_CLS_FLUSH), 7);
+	assert_int_equal(hog_rules_rank_base(t->r, "made-up"), 9);
+	assert_int_equal(hog_rules_rank_base(t->r, "unknown"), 1);
+	assert_int_equal(hog_rules_rank_base(t->r, HOG_CLS_REF), 40);
+	assert_int_equal(k->irqs_off, 3);
+	assert_int_equal(k->per_step, -5);
+	assert_int_equal(k->listed, 5);
+	assert_true(hog_rules_release_by_name(t->r, "folio_unlock"));
+	assert_true(hog_rules_release_by_name(t->r, "xa_drop_lock_irq"));
+	assert_false(hog_rules_release_by_name(t->r, "folio_lock"));
+	expect_err(t, "rank adjust bogus=1\n", "t.rules:1: unknown rank adjustment 'bogus'");
+	expect_err(t, "rank sleep\n", "t.rules:1: rank takes key=value settings, not 'sleep'");
+	expect_err(t, "release-by-name\n", "t.rules:1: release-by-name needs words");
+	expect_err(t, "release-by-name un-lock\n",
+		   "t.rules:1: release-by-name takes identifier words, not 'un-lock'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -585,6 +614,7 @@ int main(void)
 		T(test_err_other_directives),
 		T(test_err_too_many_fields),
 		T(test_err_load_missing),
+		T(test_rank_and_release_words),
 #undef T
 	};
 
