@@ -27,7 +27,7 @@ static void record_exit(struct fs *fs, const struct tset *set, const struct hog_
 	}
 }
 
-void transfer(struct fs *fs, int bno, struct tset *set)
+static void transfer(struct fs *fs, int bno, struct tset *set)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
 	int i;
@@ -76,7 +76,7 @@ void transfer(struct fs *fs, int bno, struct tset *set)
  * paths met before.  Matched by the variable's source name, since the
  * test and the unlock see different SSA versions of it.
  */
-void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
+static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
 	const struct hog_block *s = &fs->f->blocks[b->succ[si]];

@@ -23,14 +23,21 @@
 #include "flow.h"
 #include "checker.h"
 
-
-#define MAX_HELD 8
-#define MAX_FACTS 24
-#define MAX_REL 8
-#define MAX_TUPLES 8
-#define MAX_COSTS 64
-#define MAX_PASSES 60
-#define WIDEN_PASS 12
+/*
+ * The bounds that keep the state small.  Each one that cuts something
+ * off sets a HOG_LIMIT_* bit (analysis.h), so reports say so.  The
+ * kernel's deepest nesting of spinning locks is 4-5 (mm: mmap_lock,
+ * ptl, lru_lock, zone->lock), and a function rarely tracks more than a
+ * few flag words; past MAX_TUPLES path groups the cost of keeping paths
+ * apart outweighs what it buys.
+ */
+#define MAX_HELD 8	/* locks held at once (HOG_LIMIT_HELD: the outermost dropped) */
+#define MAX_FACTS 24	/* variable facts per tuple (HOG_LIMIT_FACTS: the oldest dropped) */
+#define MAX_REL 8	/* entry locks given up, per tuple */
+#define MAX_TUPLES 8	/* path groups per block before they merge */
+#define MAX_COSTS 64	/* costs a summary keeps (HOG_LIMIT_COSTS: the lowest ranked dropped) */
+#define MAX_PASSES 60	/* dataflow passes before the function is given up (HOG_LIMIT_PASSES) */
+#define WIDEN_PASS 12	/* past this pass each block's tuples collapse to one */
 
 enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM };
 
@@ -96,7 +103,7 @@ struct exitrec {
 	const char *retaddr;
 };
 
-#define MAX_COOKIES 8
+#define MAX_COOKIES 8	/* lock pointers that double as "is it held" flags (HOG_LIMIT_TRACK) */
 
 /* A variable computed from a parameter's bits: (param & and) | or. */
 struct pmap {
@@ -104,7 +111,7 @@ struct pmap {
 	long long and, or;
 };
 
-#define MAX_PMAP 32
+#define MAX_PMAP 32	/* variables computed from a parameter's bits (HOG_LIMIT_TRACK) */
 #define MAX_ATOMICS 8	/* atomic targets a summary passes to callers */
 
 struct fs {
@@ -135,7 +142,6 @@ struct fs {
 
 /* state.c: the lattice */
 void state_limits(unsigned *limits);
-int fact_find(const struct tup *t, int var);
 const struct fact *fact_get(const struct tup *t, int var);
 void fact_set(struct tup *t, int var, int kind, int irq);
 void fact_set_mask(struct tup *t, int var, int param, long long mask);
@@ -152,7 +158,6 @@ const char *var_name(const struct hog_func *f, int v);
 const char *val_addr(struct fs *fs, const struct hog_val *v);
 int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v, int *irq);
 void call_prepare(struct fs *fs, const struct hog_event *e, struct callv *cv);
-const struct hog_val *arg_val(const struct callv *cv, int i);
 int irq_from_flags(const struct tup *t, const struct callv *cv, int arg);
 void find_pmaps(struct fs *fs);
 void find_cookies(struct fs *fs);
@@ -175,9 +180,5 @@ void atomic_event(struct fs *fs, const struct tset *set, const char *a,
 
 /* summary.c */
 void finish_summary(struct fs *fs);
-
-/* engine.c: the walk */
-void transfer(struct fs *fs, int bno, struct tset *set);
-void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst);
 
 #endif

@@ -19,7 +19,7 @@ void state_limits(unsigned *limits)
 	cur_limits = limits;
 }
 
-int fact_find(const struct tup *t, int var)
+static int fact_find(const struct tup *t, int var)
 {
 	int i;
 

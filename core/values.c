@@ -94,7 +94,7 @@ const char *eng_arg_addr(const struct callv *cv, int i)
 	return i >= 0 && i < cv->nargs ? cv->addr[i] : NULL;
 }
 
-const struct hog_val *arg_val(const struct callv *cv, int i)
+static const struct hog_val *arg_val(const struct callv *cv, int i)
 {
 	return i >= 0 && i < cv->ev->nargs ? &cv->ev->args[i] : NULL;
 }
