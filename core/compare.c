@@ -74,10 +74,19 @@ static int path_touches(const struct hog_path *p, const struct hog_vec *changed)
 	return 0;
 }
 
-/* The same cost: kind and class, and the callee (a loop: the looping function). */
+static int str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * The same cost: kind and class, and the callee (a loop: the looping
+ * function).  Compared as text: the two programs may not share a
+ * string table.
+ */
 static int same_cost(const struct hog_finding *f, const struct hog_finding *g)
 {
-	if (g->kind != f->kind || g->cls != f->cls)
+	if (g->kind != f->kind || !str_eq(g->cls, f->cls))
 		return 0;
 	if (f->kind == HK_LOOP)
 		return !strcmp(g->site_func, f->site_func);
