@@ -28,12 +28,11 @@
 #include <jansson.h>
 #include "lockhog.h"
 #include "../core/message.h"
+#include "../core/fixplan.h"
 
+/* One run of a semantic patch on one function, and the findings it fixes. */
 struct xform {
-	const char *cocci;	/* file in cocci/ */
-	const char *fn;		/* function it is restricted to */
-	const char *file;	/* source file, relative to the tree */
-	int nocond;		/* a caller holds a lock: no cond_resched() */
+	struct hog_fix fix;		/* hog_fix_choice: which patch, where */
 	struct hog_vec findings;	/* const struct hog_finding * */
 };
 
@@ -52,37 +51,6 @@ static char *cocci_dir(void)
 	return hog_xasprintf("%s/../cocci", buf);
 }
 
-/* Which transformation fixes a finding; NULL for none. */
-static struct xform *plan(const struct hog_finding *f)
-{
-	struct xform *x;
-	int i;
-
-	if (f->sev < HS_WARNING || !f->site_file)
-		return NULL;
-	x = hog_xcalloc(1, sizeof(*x));
-	x->file = f->site_file;
-	if (f->kind == HK_LOOP) {
-		x->cocci = "lock_loop_break.cocci";
-		x->fn = f->site_func;
-		/* the engine knows the calling contexts: a caller holding a lock forbids sleeping */
-		for (i = 0; i < f->npaths; i++)
-			if (f->paths[i].nchain > 1 || strcmp(f->paths[i].holder, f->site_func))
-				x->nocond = 1;
-	} else if (f->kind == HK_CALL && f->paths[0].nchain == 1) {
-		x->cocci = "lock_costly_call.cocci";
-		x->fn = f->paths[0].holder;
-		x->file = f->paths[0].file;
-	} else if (f->kind == HK_CALL) {
-		x->cocci = "lock_release_helper.cocci";
-		x->fn = f->site_func;
-	} else {
-		free(x);
-		return NULL;
-	}
-	return x;
-}
-
 static struct xform *same_xform(struct hog_vec *v, const struct xform *x)
 {
 	int i;
@@ -90,9 +58,9 @@ static struct xform *same_xform(struct hog_vec *v, const struct xform *x)
 	for (i = 0; i < v->n; i++) {
 		struct xform *y = v->v[i];
 
-		if (!strcmp(y->cocci, x->cocci) && !strcmp(y->fn, x->fn) &&
-		    !strcmp(y->file, x->file)) {
-			y->nocond |= x->nocond;
+		if (y->fix.kind == x->fix.kind && !strcmp(y->fix.fn, x->fix.fn) &&
+		    !strcmp(y->fix.file, x->fix.file)) {
+			y->fix.nocond |= x->fix.nocond;
 			return y;
 		}
 	}
@@ -223,41 +191,38 @@ static const struct option fix_opts[] = {
 	{ 0 }
 };
 
-int cmd_fix(int argc, char **argv)
-{
-	const char *dir = NULL, *out = NULL, *plugin = NULL, *rules = NULL;
-	int apply = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), c, i, j, nfixed = 0;
-	char dirbuf[PATH_MAX], tmpl[] = "/tmp/lockhog-fix.XXXXXX";
-	struct kbuild k = { 0 };
-	struct tools t;
-	struct objset objs = { 0 };
-	struct hog_strtab *strs;
-	struct hog_prog *prog;
-	struct hog_vec xforms = { 0 }, targets = { 0 }, copied = { 0 }, fixed = { 0 };
-	struct hog_buf patch = { 0 };
-	char *cocci = cocci_dir(), *scratch;
-	int skipped;
 
+struct fix_args {
+	const char *dir, *out, *plugin, *rules;
+	int apply, jobs;
+	int first_path;		/* argv index of the first PATH */
+};
+
+static void parse_args(int argc, char **argv, struct fix_args *a)
+{
+	int c;
+
+	a->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "k:o:j:h", fix_opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
-			dir = optarg;
+			a->dir = optarg;
 			break;
 		case 'o':
-			out = optarg;
+			a->out = optarg;
 			break;
 		case 'a':
-			apply = 1;
+			a->apply = 1;
 			break;
 		case 'j':
-			jobs = atoi(optarg);
+			a->jobs = atoi(optarg);
 			break;
 		case 'P':
-			plugin = optarg;
+			a->plugin = optarg;
 			break;
 		case 'R':
-			rules = optarg;
+			a->rules = optarg;
 			break;
 		case 'h':
 			fputs("usage: lockhog fix --kernel DIR [--out FILE] [--apply] [PATH...]\n"
@@ -265,41 +230,34 @@ int cmd_fix(int argc, char **argv)
 			      "  each hunk group naming the findings it fixes.  --apply checks it\n"
 			      "  with lockhog review (it must build, remove what it fixes and add\n"
 			      "  nothing) and applies it, all or nothing.\n", stdout);
-			return 0;
+			exit(0);
 		default:
-			return EXIT_ERROR;
+			exit(EXIT_ERROR);
 		}
 	}
-	if (!dir)
-		die("fix needs --kernel DIR");
-	tools_locate(&t, plugin, rules);
-	strs = hog_strtab_new();
-	prog = hog_prog_new(strs, load_rules(strs, t.rules));
-	kbuild_check_tree(dir);
-	if (!realpath(dir, dirbuf))
-		die("%s: %s", dir, strerror(errno));
-	dir = dirbuf;
-	{
-		char *probe = hog_xasprintf("%s/lock_costly_call.cocci", cocci);
+	a->first_path = optind;
+}
 
-		if (access(probe, R_OK))
-			die("%s: semantic patches not found (set LOCKHOG_COCCI)", cocci);
-		free(probe);
-	}
-	k.dir = dir;
-	k.tools = &t;
-	k.jobs = jobs > 0 ? jobs : 1;
+/* Builds the PATHs with the plugin, as lockhog scan does, and solves the program. */
+static void scan_paths(const struct fix_args *a, int argc, char **argv, const struct tools *t,
+		       struct hog_prog *prog, struct hog_strtab *strs)
+{
+	struct kbuild k = { .dir = a->dir, .tools = t, .jobs = a->jobs > 0 ? a->jobs : 1 };
+	struct hog_vec targets = { 0 };
+	struct objset objs = { 0 };
+	int i, skipped;
+
 	kbuild_configure(&k);
-	for (i = optind; i < argc; i++) {
+	for (i = a->first_path; i < argc; i++) {
 		int isdir;
 
-		hog_vec_push(&targets, kbuild_target(dir, argv[i], &isdir));
+		hog_vec_push(&targets, kbuild_target(a->dir, argv[i], &isdir));
 	}
 	kbuild_build(&k, (const char *const *)targets.v, targets.n);
 	if (!targets.n)
-		objset_add(&objs, dir);
+		objset_add(&objs, a->dir);
 	for (i = 0; i < targets.n; i++) {
-		char *p = hog_xasprintf("%s/%s", dir, (char *)targets.v[i]);
+		char *p = hog_xasprintf("%s/%s", a->dir, (char *)targets.v[i]);
 
 		objset_add(&objs, p);
 		free(p);
@@ -307,138 +265,219 @@ int cmd_fix(int argc, char **argv)
 	if (!objset_load(&objs, prog, strs, &skipped))
 		die("no object carries lockhog's analysis");
 	hog_prog_solve(prog);
+}
+
+/* The transformations, one per semantic patch and function, each with the findings it fixes. */
+static void plan_all(const struct hog_prog *prog, struct hog_vec *xforms)
+{
+	int i;
 
 	for (i = 0; i < hog_prog_nfindings(prog); i++) {
 		const struct hog_finding *f = hog_prog_finding(prog, i);
-		struct xform *x = plan(f), *y;
+		struct xform *x = hog_xcalloc(1, sizeof(*x)), *y;
 
-		if (!x)
+		if (!hog_fix_choice(f, &x->fix)) {
+			free(x);
 			continue;
-		y = same_xform(&xforms, x);
+		}
+		y = same_xform(xforms, x);
 		if (y) {
 			free(x);
 			x = y;
 		} else {
-			hog_vec_push(&xforms, x);
+			hog_vec_push(xforms, x);
 		}
 		hog_vec_push(&x->findings, (void *)f);
 	}
+}
+
+/* The scratch copy of x's file, made once: transformations of one file build on each other. */
+static void scratch_copy(const char *dir, const char *scratch, const char *file,
+			 struct hog_vec *copied)
+{
+	char *src = hog_xasprintf("%s/%s", dir, file);
+	char *work = hog_xasprintf("%s/%s", scratch, file);
+	char *wdir = hog_xstrdup(work);
+	char *mk[] = { "mkdir", "-p", wdir, NULL };
+
+	if (!seen(copied, file)) {
+		*strrchr(wdir, '/') = 0;
+		if (run_cmd(mk, NULL, NULL, 0))
+			die("cannot make %s", wdir);
+		copy_file(src, work);
+	}
+	free(wdir);
+	free(src);
+	free(work);
+}
+
+/* spatch in patch mode on the scratch copy; its diff, or NULL when it made none. */
+static char *run_spatch(const struct xform *x, const char *scratch, const char *cocci)
+{
+	char *sp = hog_xasprintf("%s/%s", cocci, x->fix.cocci);
+	char *fn = hog_xasprintf("fn=%s", x->fix.fn);
+	char *argv[16], *diff = NULL;
+	int a = 0, rc;
+
+	argv[a++] = "spatch";
+	argv[a++] = "--very-quiet";
+	argv[a++] = "--no-includes";
+	argv[a++] = "--include-headers";
+	argv[a++] = "--sp-file";
+	argv[a++] = sp;
+	argv[a++] = "-D";
+	argv[a++] = "patch";
+	argv[a++] = "-D";
+	argv[a++] = fn;
+	if (x->fix.nocond) {
+		argv[a++] = "-D";
+		argv[a++] = "nocond";
+	}
+	argv[a++] = (char *)x->fix.file;	/* relative: tidy.py names it a/FILE */
+	argv[a] = NULL;
+	rc = run_cmd(argv, scratch, &diff, 0);
+	free(sp);
+	free(fn);
+	if (rc || !strstr(diff, "\n@@")) {
+		free(diff);
+		return NULL;
+	}
+	return diff;
+}
+
+static void not_fixed(const struct xform *x)
+{
+	int j;
+
+	for (j = 0; j < x->findings.n; j++) {
+		char *m = hog_finding_message(x->findings.v[j], NULL);
+
+		fprintf(stderr, "lockhog: not fixed: %s (%s refuses or does not match in %s())\n",
+			m, x->fix.cocci, x->fix.fn);
+		free(m);
+	}
+}
+
+/* The hunk group: the findings it fixes, how it was made, the tidied diff. */
+static void add_hunks(struct hog_buf *patch, const struct xform *x, const char *lab,
+		      struct hog_vec *fixed)
+{
+	int j;
+
+	for (j = 0; j < x->findings.n; j++) {
+		const struct hog_finding *f = x->findings.v[j];
+		char *m = hog_finding_message(f, NULL);
+
+		hog_buf_printf(patch, "lockhog: fixes %s: %s [%s]\n", f->fingerprint, m,
+			       hog_finding_option(f));
+		hog_vec_push(fixed, (void *)f->fingerprint);
+		free(m);
+	}
+	hog_buf_printf(patch, "lockhog: generated by: spatch --no-includes --include-headers --sp-file cocci/%s -D patch -D fn=%s%s %s | cocci/tidy.py\n",
+		       x->fix.cocci, x->fix.fn, x->fix.nocond ? " -D nocond" : "", x->fix.file);
+	hog_buf_add(patch, lab);
+}
+
+/* Runs every transformation on a scratch copy, one after the other; the patch in *patch. */
+static void transform_all(const char *dir, const char *cocci, const struct hog_vec *xforms,
+			  struct hog_buf *patch, struct hog_vec *fixed)
+{
+	char tmpl[] = "/tmp/lockhog-fix.XXXXXX", *scratch;
+	char *rm[] = { "rm", "-rf", tmpl, NULL };
+	struct hog_vec copied = { 0 };
+	int i;
 
 	if (!mkdtemp(tmpl))
 		die("cannot make a scratch directory: %s", strerror(errno));
 	scratch = tmpl;
-	for (i = 0; i < xforms.n; i++) {
-		struct xform *x = xforms.v[i];
-		char *src = hog_xasprintf("%s/%s", dir, x->file);
-		char *work = hog_xasprintf("%s/%s", scratch, x->file);
-		char *sp = hog_xasprintf("%s/%s", cocci, x->cocci);
-		char *fn = hog_xasprintf("fn=%s", x->fn);
-		char *argv2[16], *diff = NULL, *lab, *one;
-		int a = 0, rc;
+	for (i = 0; i < xforms->n; i++) {
+		const struct xform *x = xforms->v[i];
+		char *diff, *lab, *one;
 
-		/* transformations of one file build on each other */
-		if (!seen(&copied, x->file)) {
-			char *wdir = hog_xstrdup(work);
-			char *mk[] = { "mkdir", "-p", wdir, NULL };
-
-			*strrchr(wdir, '/') = 0;
-			if (run_cmd(mk, NULL, NULL, 0))
-				die("cannot make %s", wdir);
-			free(wdir);
-			copy_file(src, work);
-		}
-		argv2[a++] = "spatch";
-		argv2[a++] = "--very-quiet";
-		argv2[a++] = "--no-includes";
-		argv2[a++] = "--include-headers";
-		argv2[a++] = "--sp-file";
-		argv2[a++] = sp;
-		argv2[a++] = "-D";
-		argv2[a++] = "patch";
-		argv2[a++] = "-D";
-		argv2[a++] = fn;
-		if (x->nocond) {
-			argv2[a++] = "-D";
-			argv2[a++] = "nocond";
-		}
-		argv2[a++] = (char *)x->file;	/* relative: tidy.py names it a/FILE */
-		argv2[a] = NULL;
-		rc = run_cmd(argv2, scratch, &diff, 0);
-		if (rc || !strstr(diff, "\n@@")) {
-			for (j = 0; j < x->findings.n; j++) {
-				const struct hog_finding *f = x->findings.v[j];
-				char *m = hog_finding_message(f, NULL);
-
-				fprintf(stderr, "lockhog: not fixed: %s (%s refuses or does not match in %s())\n",
-					m, x->cocci, x->fn);
-				free(m);
-			}
-			free(diff);
-			goto next;
+		scratch_copy(dir, scratch, x->fix.file, &copied);
+		diff = run_spatch(x, scratch, cocci);
+		if (!diff) {
+			not_fixed(x);
+			continue;
 		}
 		lab = tidy(scratch, cocci, diff);
-		for (j = 0; j < x->findings.n; j++) {
-			const struct hog_finding *f = x->findings.v[j];
-			char *m = hog_finding_message(f, NULL);
-
-			hog_buf_printf(&patch, "lockhog: fixes %s: %s [%s]\n", f->fingerprint, m,
-				       hog_finding_option(f));
-			hog_vec_push(&fixed, (void *)f->fingerprint);
-			free(m);
-			nfixed++;
-		}
-		hog_buf_printf(&patch, "lockhog: generated by: spatch --no-includes --include-headers --sp-file cocci/%s -D patch -D fn=%s%s %s | cocci/tidy.py\n",
-			       x->cocci, x->fn, x->nocond ? " -D nocond" : "", x->file);
-		hog_buf_add(&patch, lab);
+		add_hunks(patch, x, lab, fixed);
 		/* apply it to the scratch copy so that the next one builds on it */
 		one = hog_xasprintf("%s/one.patch", scratch);
 		if (hog_write_file_atomic(one, lab, strlen(lab)) || patch_tree(scratch, one, 0, NULL))
-			die("%s: spatch's patch for %s() does not apply to its own input", x->file,
-			    x->fn);
+			die("%s: spatch's patch for %s() does not apply to its own input", x->fix.file,
+			    x->fix.fn);
 		free(one);
 		free(lab);
 		free(diff);
-next:
-		free(src);
-		free(work);
-		free(sp);
-		free(fn);
 	}
-	{
-		char *argv3[] = { "rm", "-rf", scratch, NULL };
+	run_cmd(rm, NULL, NULL, 0);
+	hog_vec_free(&copied);
+}
 
-		run_cmd(argv3, NULL, NULL, 0);
+/* --apply: all or nothing, a dry run of the whole patch, then its review, then the patch. */
+static void apply_fix(const char *dir, const struct hog_buf *patch, const struct tools *t,
+		      const struct hog_vec *fixed)
+{
+	char ptmpl[] = "/tmp/lockhog-fix.XXXXXX", *p, *why;
+
+	if (!mkdtemp(ptmpl))
+		die("cannot make a scratch directory: %s", strerror(errno));
+	p = hog_xasprintf("%s/fix.patch", ptmpl);
+	if (hog_write_file_atomic(p, patch->s, patch->len))
+		die("%s: %s", p, strerror(errno));
+	why = patch_tree(dir, p, 1, NULL) ? hog_xstrdup("it does not apply to the tree as it is now")
+				     : verify(dir, p, t, fixed);
+	if (why) {
+		unlink(p);
+		rmdir(ptmpl);
+		die("%s: not applying the fix: %s; nothing changed", dir, why);
 	}
+	fprintf(stderr, "lockhog: verified: lockhog review finds the %d fixed findings gone or with fewer ways, nothing new\n",
+		fixed->n);
+	if (patch_tree(dir, p, 0, NULL))
+		die("%s: applying the fix failed after a clean dry run; see %s", dir, p);
+	unlink(p);
+	rmdir(ptmpl);
+	fprintf(stderr, "lockhog: applied fixes for %d findings to %s\n", fixed->n, dir);
+}
+
+int cmd_fix(int argc, char **argv)
+{
+	struct fix_args a = { 0 };
+	char dirbuf[PATH_MAX], *cocci = cocci_dir(), *probe;
+	struct tools t;
+	struct hog_strtab *strs;
+	struct hog_prog *prog;
+	struct hog_vec xforms = { 0 }, fixed = { 0 };
+	struct hog_buf patch = { 0 };
+
+	parse_args(argc, argv, &a);
+	if (!a.dir)
+		die("fix needs --kernel DIR");
+	tools_locate(&t, a.plugin, a.rules);
+	strs = hog_strtab_new();
+	prog = hog_prog_new(strs, load_rules(strs, t.rules));	/* a bad catalogue fails first */
+	kbuild_check_tree(a.dir);
+	if (!realpath(a.dir, dirbuf))
+		die("%s: %s", a.dir, strerror(errno));
+	a.dir = dirbuf;
+	probe = hog_xasprintf("%s/lock_costly_call.cocci", cocci);
+	if (access(probe, R_OK))
+		die("%s: semantic patches not found (set LOCKHOG_COCCI)", cocci);
+	free(probe);
+
+	scan_paths(&a, argc, argv, &t, prog, strs);
+	plan_all(prog, &xforms);
+	transform_all(a.dir, cocci, &xforms, &patch, &fixed);
 	if (!patch.len) {
 		fprintf(stderr, "lockhog: nothing to fix (%d findings, none with a safe transformation)\n",
 			hog_prog_nfindings(prog));
 		return 0;
 	}
-	if (apply) {
-		char ptmpl[] = "/tmp/lockhog-fix.XXXXXX", *p, *why;
-
-		if (!mkdtemp(ptmpl))
-			die("cannot make a scratch directory: %s", strerror(errno));
-		p = hog_xasprintf("%s/fix.patch", ptmpl);
-		if (hog_write_file_atomic(p, patch.s, patch.len))
-			die("%s: %s", p, strerror(errno));
-		/* all or nothing: a dry run of the whole patch, then its review */
-		why = patch_tree(dir, p, 1, NULL) ? hog_xstrdup("it does not apply to the tree as it is now")
-					     : verify(dir, p, &t, &fixed);
-		if (why) {
-			unlink(p);
-			rmdir(ptmpl);
-			die("%s: not applying the fix: %s; nothing changed", dir, why);
-		}
-		fprintf(stderr, "lockhog: verified: lockhog review finds the %d fixed findings gone or with fewer ways, nothing new\n",
-			fixed.n);
-		if (patch_tree(dir, p, 0, NULL))
-			die("%s: applying the fix failed after a clean dry run; see %s", dir, p);
-		unlink(p);
-		rmdir(ptmpl);
-		fprintf(stderr, "lockhog: applied fixes for %d findings to %s\n", nfixed, dir);
-	}
-	if (out || !apply)
-		write_out(out, &patch);
+	if (a.apply)
+		apply_fix(a.dir, &patch, &t, &fixed);
+	if (a.out || !a.apply)
+		write_out(a.out, &patch);
 	return 0;
 }

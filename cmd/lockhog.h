@@ -5,6 +5,7 @@
 
 #include "../core/analysis.h"
 #include "../core/report.h"
+#include "../core/compare.h"
 
 #define LOCKHOG_VERSION "0.1"
 
@@ -71,11 +72,6 @@ int cmd_summary(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 
-/* review.c: baselines of accepted findings */
-void *baseline_open(const char *path);
-int baseline_accepts(const void *b, const struct hog_finding *f);
-int baseline_write(struct hog_prog *prog, const char *path);
-
 /* Shared by scan and report: rules, program, output. */
 struct output {
 	enum hog_format fmt;
@@ -84,7 +80,7 @@ struct output {
 	int fail_on;		/* -1: never fail */
 	const char *scope;
 	const char *srcroot;
-	const void *baseline;	/* findings accepted earlier, not shown */
+	const struct hog_accepted *baseline;	/* findings accepted earlier, not shown */
 };
 struct hog_rules *load_rules(struct hog_strtab *strs, const char *path);
 int emit(struct hog_prog *prog, const struct output *o);

@@ -28,6 +28,8 @@
 #include <jansson.h>
 #include "lockhog.h"
 #include "../core/message.h"
+#include "../core/compare.h"
+#include "../core/fixplan.h"
 
 struct review {
 	const char *dir;		/* the kernel tree, absolute */
@@ -517,87 +519,99 @@ struct job {
 	char *log;
 };
 
+/* Starts the compile of unit u in the view into a free slot of jobs; 0 if it has no .cmd. */
+static int start_job(struct review *r, const char *view, const char *u, struct job *jobs)
+{
+	char *dot = strrchr(u, '/');
+	char *cmdf = dot ? hog_xasprintf("%s/%.*s/.%s.cmd", r->dir, (int)(dot - u), u, dot + 1) :
+			   hog_xasprintf("%s/.%s.cmd", r->dir, u);
+	struct unit_cmd *c = read_cmd(r->dir, cmdf);
+	char *out, *cmd, *log;
+	struct job *j;
+	pid_t pid;
+
+	free(cmdf);
+	if (!c)
+		return 0;
+	/* the object is written in the view: make it ours, not a link into the tree */
+	mirror_path(r->dir, view, u);
+	out = hog_xasprintf("%s/%s", view, u);
+	unlink(out);
+	free(out);
+	cmd = compile_cmd(r, c->cmd);
+	free_cmd(c);
+	log = hog_xasprintf("%s/%s.log", r->scratch, u);
+	for (char *s = log + strlen(r->scratch) + 1; *s; s++)
+		if (*s == '/')
+			*s = '_';
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (chdir(view))
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	free(cmd);
+	for (j = jobs; j->pid; j++)
+		;
+	j->pid = pid;
+	j->unit = u;
+	j->log = log;
+	return 1;
+}
+
+/*
+ * Waits for one compile: *running drops when it was one of jobs.
+ * Returns 1 if it failed, the first failure's reason in *why.
+ */
+static int reap_job(struct review *r, struct job *jobs, int *running, char **why)
+{
+	int st, i, failed = 0;
+	pid_t pid = wait(&st);
+
+	for (i = 0; i < r->jobs; i++) {
+		struct job *j = &jobs[i];
+
+		if (j->pid != pid)
+			continue;
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			char *text = hog_read_file(j->log, NULL);
+			const char *e = text ? strstr(text, "error:") : NULL;
+
+			failed = 1;
+			if (!*why)
+				*why = hog_xasprintf("%s: %s", j->unit,
+						     e ? first_line(e) : "compiler failed");
+			free(text);
+		}
+		free(j->log);
+		j->pid = 0;
+		(*running)--;
+	}
+	return failed;
+}
+
 /* Compiles every unit in the view, jobs at a time; returns failures' logs in *why. */
 static int compile_units(struct review *r, const char *view, const struct hog_vec *units,
 			 char **why)
 {
 	struct job *jobs = hog_xcalloc(r->jobs, sizeof(*jobs));
-	int next = 0, running = 0, failed = 0, i;
+	int next = 0, running = 0, failed = 0;
 
 	*why = NULL;
 	while (next < units->n || running) {
-		while (running < r->jobs && next < units->n) {
-			const char *u = units->v[next++];
-			char *dot = strrchr(u, '/');
-			char *cmdf = dot ? hog_xasprintf("%s/%.*s/.%s.cmd", r->dir, (int)(dot - u), u,
-							 dot + 1) :
-					   hog_xasprintf("%s/.%s.cmd", r->dir, u);
-			struct unit_cmd *c = read_cmd(r->dir, cmdf);
-			char *out, *cmd, *log;
-			struct job *j;
-			pid_t pid;
-
-			free(cmdf);
-			if (!c)
-				continue;
-			/* the object is written in the view: make it ours, not a link into the tree */
-			mirror_path(r->dir, view, u);
-			out = hog_xasprintf("%s/%s", view, u);
-			unlink(out);
-			free(out);
-			cmd = compile_cmd(r, c->cmd);
-			free_cmd(c);
-			log = hog_xasprintf("%s/%s.log", r->scratch, u);
-			for (char *s = log + strlen(r->scratch) + 1; *s; s++)
-				if (*s == '/')
-					*s = '_';
-			pid = fork();
-			if (pid < 0)
-				die("fork: %s", strerror(errno));
-			if (!pid) {
-				int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-				if (fd >= 0) {
-					dup2(fd, 1);
-					dup2(fd, 2);
-				}
-				if (chdir(view))
-					_exit(127);
-				execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-				_exit(127);
-			}
-			free(cmd);
-			for (j = jobs; j->pid; j++)
-				;
-			j->pid = pid;
-			j->unit = u;
-			j->log = log;
-			running++;
-		}
-		if (running) {
-			int st;
-			pid_t pid = wait(&st);
-
-			for (i = 0; i < r->jobs; i++) {
-				struct job *j = &jobs[i];
-
-				if (j->pid != pid)
-					continue;
-				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-					char *text = hog_read_file(j->log, NULL);
-					const char *e = text ? strstr(text, "error:") : NULL;
-
-					failed++;
-					if (!*why)
-						*why = hog_xasprintf("%s: %s", j->unit,
-								     e ? first_line(e) : "compiler failed");
-					free(text);
-				}
-				free(j->log);
-				j->pid = 0;
-				running--;
-			}
-		}
+		while (running < r->jobs && next < units->n)
+			running += start_job(r, view, units->v[next++], jobs);
+		if (running)
+			failed += reap_job(r, jobs, &running, why);
 	}
 	free(jobs);
 	return failed;
@@ -657,40 +671,13 @@ static struct hog_prog *load(struct review *r, struct hog_strtab *strs,
 }
 
 /*
- * How a finding compares with the other side: 0 not there at all,
- * else 1, with the indices of this finding's paths the other side
- * lacks (a new holder reaching an old site is a new problem).
- */
-static int finding_known(const struct hog_finding *f, const struct hog_prog *other,
-			 int *missing, int *nmissing)
-{
-	int i, k, n = hog_prog_nfindings(other);
-	const struct hog_finding *g = NULL;
-
-	*nmissing = 0;
-	for (i = 0; i < n && !g; i++)
-		if (!strcmp(hog_prog_finding(other, i)->fingerprint, f->fingerprint))
-			g = hog_prog_finding(other, i);
-	for (k = 0; k < f->npaths; k++) {
-		int j, seen = 0;
-
-		for (j = 0; g && j < g->npaths && !seen; j++)
-			seen = !strcmp(g->paths[j].fingerprint, f->paths[k].fingerprint);
-		if (!seen)
-			missing[(*nmissing)++] = k;
-	}
-	return g != NULL;
-}
-
-/*
  * Functions the series changed: those of the touched files, as the
- * recompiled units define them before and after.  A way to a finding
- * is the series' doing only if it passes through one of them; other
- * differences come from summaries being cut to size, not from the code.
+ * recompiled units define them before and after (hog_compare counts
+ * only the ways that pass through one of them).
  */
 static void changed_functions(struct review *r, const char *view, struct hog_vec *out)
 {
-	int i, j;
+	int i;
 
 	for (i = 0; i < r->units.n; i++) {
 		char *o = view ? hog_xasprintf("%s/%s", view, (char *)r->units.v[i]) :
@@ -699,9 +686,7 @@ static void changed_functions(struct review *r, const char *view, struct hog_vec
 		char *err = NULL, *perr = NULL, *text = object_section(o, &len, &err);
 		struct hog_module *m = text ? hog_module_read(NULL, text, len, &perr) : NULL;
 
-		for (j = 0; m && j < m->nfuncs; j++)
-			if (vec_has(&r->touched, m->funcs[j]->file))
-				vec_add_unique(out, m->funcs[j]->name);
+		hog_changed_functions(m, &r->touched, out);
 		hog_module_free(m);
 		free(text);
 		free(err);
@@ -710,217 +695,51 @@ static void changed_functions(struct review *r, const char *view, struct hog_vec
 	}
 }
 
-static int path_touches(const struct hog_path *p, const struct hog_vec *changed)
-{
-	int i;
-
-	for (i = 0; i < p->nchain; i++)
-		if (vec_has(changed, p->chain[i].func))
-			return 1;
-	return 0;
-}
-
-/*
- * Did the other side have this holder doing the same costly thing,
- * maybe at another site?  A fix that moves the work out of one lock
- * into a new helper still under an outer lock leaves that as it was.
- */
-static int holder_had(const struct hog_finding *f, const struct hog_path *p,
-		      const struct hog_prog *other)
-{
-	int i, k, n = hog_prog_nfindings(other);
-
-	for (i = 0; i < n; i++) {
-		const struct hog_finding *g = hog_prog_finding(other, i);
-
-		if (g->kind != f->kind || g->cls != f->cls ||
-		    (f->kind != HK_LOOP && (!g->callee || !f->callee ||
-					    strcmp(g->callee, f->callee))) ||
-		    (f->kind == HK_LOOP && strcmp(g->site_func, f->site_func)))
-			continue;
-		for (k = 0; k < g->npaths; k++)
-			if (!strcmp(g->paths[k].holder, p->holder))
-				return 1;
-	}
-	return 0;
-}
-
-/* Keeps only the missing paths that pass through changed code and are really gone. */
-/*
- * Did the other side drop costs from the summary of a function on this
- * way?  Then it may have had the way and cut it: not a difference the
- * series made.
- */
-static int cut_short(const struct hog_path *p, const struct hog_prog *other)
-{
-	int i;
-
-	for (i = 0; i < p->nchain; i++)
-		if (hog_prog_limits(other, p->chain[i].func) & HOG_LIMIT_COSTS)
-			return 1;
-	return 0;
-}
-
-static int filter_paths(const struct hog_finding *f, int *miss, int n,
-			const struct hog_vec *changed, const struct hog_prog *other)
-{
-	int i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if (path_touches(&f->paths[miss[i]], changed) &&
-		    !holder_had(f, &f->paths[miss[i]], other) &&
-		    !cut_short(&f->paths[miss[i]], other))
-			miss[k++] = miss[i];
-	return k;
-}
-
-/* A finding seen through one of its paths, for the text blocks. */
-static struct hog_finding *with_path(const struct hog_finding *f, int k)
-{
-	struct hog_finding *c = hog_xmalloc(sizeof(*c));
-
-	*c = *f;
-	c->paths = (struct hog_path *)&f->paths[k];
-	c->npaths = 1;
-	return c;
-}
-
-/* ---- baselines ---- */
-
-struct baseline {
-	json_t *fps;		/* object: finding fingerprint -> array of path fingerprints */
-};
-
-static void baseline_load(struct baseline *b, const char *path)
-{
-	json_error_t e;
-	json_t *root = json_load_file(path, 0, &e), *arr;
-	size_t i;
-
-	if (!root)
-		die("%s:%d: %s", path, e.line, e.text);
-	arr = json_object_get(root, "findings");
-	if (!json_is_integer(json_object_get(root, "lockhog-baseline")) || !json_is_array(arr))
-		die("%s: not a lockhog baseline (see README: Baselines)", path);
-	b->fps = json_object();
-	for (i = 0; i < json_array_size(arr); i++) {
-		json_t *x = json_array_get(arr, i);
-		const char *fp = json_string_value(json_object_get(x, "fingerprint"));
-		json_t *paths = json_object_get(x, "paths");
-
-		if (!fp || (paths && !json_is_array(paths)))
-			die("%s: finding %zu has no fingerprint", path, i);
-		json_object_set(b->fps, fp, paths ? paths : json_array());
-	}
-	json_decref(root);
-}
-
-/* Accepted: the finding is in the baseline and so is every path to it. */
-int baseline_accepts(const void *bp, const struct hog_finding *f)
-{
-	const struct baseline *b = bp;
-	json_t *paths;
-	int k;
-	size_t i;
-
-	if (!b || !b->fps)
-		return 0;
-	paths = json_object_get(b->fps, f->fingerprint);
-	if (!paths)
-		return 0;
-	for (k = 0; k < f->npaths; k++) {
-		int seen = 0;
-
-		for (i = 0; i < json_array_size(paths) && !seen; i++)
-			seen = !strcmp(json_string_value(json_array_get(paths, i)) ?: "",
-				       f->paths[k].fingerprint);
-		if (!seen)
-			return 0;
-	}
-	return 1;
-}
-
-void *baseline_open(const char *path)
-{
-	struct baseline *b = hog_xcalloc(1, sizeof(*b));
-
-	baseline_load(b, path);
-	return b;
-}
-
-int baseline_write(struct hog_prog *prog, const char *path)
-{
-	json_t *root = json_object(), *arr = json_array();
-	int i, k, rc;
-	char *s;
-
-	for (i = 0; i < hog_prog_nfindings(prog); i++) {
-		const struct hog_finding *f = hog_prog_finding(prog, i);
-		json_t *paths = json_array();
-		char *msg = hog_finding_message(f, NULL);
-
-		for (k = 0; k < f->npaths; k++)
-			json_array_append_new(paths, json_string(f->paths[k].fingerprint));
-		json_array_append_new(arr, json_pack("{s:s,s:o,s:s,s:s,s:s,s:s}",
-						     "fingerprint", f->fingerprint, "paths", paths,
-						     "severity", hog_sev_name(f->sev),
-						     "message", msg, "file", f->paths[0].file ?: "",
-						     "function", f->site_func));
-		free(msg);
-	}
-	json_object_set_new(root, "lockhog-baseline", json_integer(1));
-	json_object_set_new(root, "findings", arr);
-	s = json_dumps(root, JSON_INDENT(1));
-	json_decref(root);
-	rc = hog_write_file_atomic(path, s, strlen(s));
-	free(s);
-	return rc;
-}
-
 /* ---- output ---- */
 
-static void text_block(struct hog_buf *b, const char *tag, const struct hog_finding *f,
-		       const char *fix)
+/*
+ * Text reads like checkpatch: a "NEW WARNING: ..." or "FIXED: ..." line
+ * for each finding, then the finding as lockhog scan shows it (core's
+ * rendering), the fix lockhog fix would make, and a closing total.
+ */
+static void text_finding(struct hog_buf *b, const char *tag, const struct hog_report_item *it,
+			 int with_fix)
 {
-	const struct hog_path *p = &f->paths[0];
-	char *msg = hog_finding_message(f, p), *chain = hog_path_text(f, p);
-	int i;
+	const struct hog_finding *f = it->f;
+	struct hog_report_opts o = { .min_sev = HS_NOTE };
+	struct hog_fix fix;
+	char *msg = hog_finding_message(f, &f->paths[0]);
 
 	hog_buf_printf(b, "%s: %s [%s]\n", tag, msg, hog_finding_option(f));
-	hog_buf_printf(b, "#%s:%d: in %s()\n", p->file ? p->file : "?", p->line, p->holder);
-	hog_buf_printf(b, "+  chain: %s\n", chain);
-	hog_buf_printf(b, "+  %s: %s\n", f->callee ? f->callee : f->site_func,
-		       f->reason ? f->reason : f->cls);
-	for (i = 1; i < f->npaths && i <= 5; i++) {
-		char *c = hog_path_text(f, &f->paths[i]);
-
-		hog_buf_printf(b, "+  also reached from %s() at %s:%d: %s\n", f->paths[i].holder,
-			       f->paths[i].file, f->paths[i].line, c);
-		free(c);
-	}
-	if (fix)
-		hog_buf_printf(b, "+  fix: %s\n", fix);
-	if (f->limits) {
-		char *lim = hog_limit_text(f->limits);
-
-		hog_buf_printf(b, "+  incomplete: the analysis on the way to it was cut short (%s)\n", lim);
-		free(lim);
-	}
-	hog_buf_printf(b, "+  fingerprint %s\n\n", f->fingerprint);
+	hog_report_text_item(it, &o, b);
+	if (with_fix && hog_fix_choice(f, &fix))
+		hog_buf_printf(b, "    fix: lockhog fix: %s (cocci/%s)\n", fix.what, fix.cocci);
+	hog_buf_add(b, "\n");
 	free(msg);
-	free(chain);
 }
 
-/* The lockhog fix transformation that applies to a finding, if any. */
-static const char *suggest(const struct hog_finding *f)
+static void render_text(const struct review *r, const struct hog_diff *d, int nobjs,
+			struct hog_buf *b)
 {
-	if (f->kind == HK_LOOP)
-		return "lockhog fix: break the lock every batch (cocci/lock_loop_break.cocci)";
-	if (f->kind == HK_CALL && f->paths[0].nchain <= 1)
-		return "lockhog fix: move the call after the unlock (cocci/lock_costly_call.cocci)";
-	if (f->kind == HK_CALL)
-		return "lockhog fix: detach under the lock, release after it (cocci/lock_release_helper.cocci)";
-	return NULL;
+	int i;
+
+	for (i = 0; i < d->nfresh; i++) {
+		const struct hog_finding *f = d->fresh[i].f;
+		char tag[32];
+
+		snprintf(tag, sizeof(tag), "NEW %s", hog_sev_name(f->sev));
+		for (char *s = tag; *s; s++)
+			*s = *s >= 'a' && *s <= 'z' ? *s - 32 : *s;
+		text_finding(b, tag, &d->fresh[i], 1);
+	}
+	for (i = 0; i < d->ngone; i++)
+		text_finding(b, "FIXED", &d->gone[i], 0);
+	for (i = 0; i < r->notes.n; i++)
+		hog_buf_printf(b, "NOTE: %s\n", (char *)r->notes.v[i]);
+	hog_buf_printf(b, "total: %d errors, %d warnings, %d notes new; %d fixed; %d unchanged "
+		       "(%d units compiled, %d objects read)\n",
+		       d->nnew[HS_ERROR], d->nnew[HS_WARNING], d->nnew[HS_NOTE], d->nfixed,
+		       d->nunchanged, r->units.n, nobjs);
 }
 
 static const struct option review_opts[] = {
@@ -970,7 +789,6 @@ static void at_exit(void)
 		cleanup(g_review);
 }
 
-/* --range A..B in a git tree: the series as format-patch would give it. */
 /*
  * The units to compile again, in a tree prepared for the comparison.  A
  * series that touches no C at all has nothing to review; one that does,
@@ -1006,6 +824,8 @@ static void find_units_prepared(struct review *r)
 	hog_vec_free(&dirs);
 }
 
+
+/* --range A..B in a git tree: the series as format-patch would give it. */
 static char *range_patch(struct review *r, const char *range)
 {
 	char *argv[] = { "git", "-C", (char *)r->dir, "format-patch", "--stdout",
@@ -1025,259 +845,225 @@ static char *range_patch(struct review *r, const char *range)
 	return path;
 }
 
-int cmd_review(int argc, char **argv)
-{
-	struct review r = { 0 };
-	const char *plugin = NULL, *rules_path = NULL, *range = NULL, *out = NULL;
-	const char *baseline = NULL;
-	enum hog_format fmt = HOG_FMT_TEXT;
-	int fail_on = HS_WARNING, c, i, nb = 0, na = 0;
-	struct hog_vec patches = { 0 }, names = { 0 };
-	struct hog_strtab *strs;
-	struct hog_rules *rules;
-	struct hog_prog *before, *after;
-	struct hog_buf b = { 0 };
-	char dirbuf[PATH_MAX], tmpl[] = "/tmp/lockhog-review.XXXXXX", *why = NULL;
-	void *base = NULL;
-	int counts[3] = { 0 }, nfixed = 0, nunchanged = 0, worst = -1;
-	struct hog_vec items = { 0 }, fresh = { 0 }, gone = { 0 }, changed = { 0 };
 
-	r.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+/* What the command line asked for. */
+struct review_args {
+	const char *plugin, *rules, *range, *out, *baseline;
+	enum hog_format fmt;
+	int fail_on;
+	int first_patch;	/* argv index of the first PATCH */
+};
+
+static void parse_args(int argc, char **argv, struct review *r, struct review_args *a)
+{
+	int c;
+
+	r->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	a->fmt = HOG_FMT_TEXT;
+	a->fail_on = HS_WARNING;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "k:r:f:o:j:h", review_opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
-			r.dir = optarg;
+			r->dir = optarg;
 			break;
 		case 'r':
-			range = optarg;
+			a->range = optarg;
 			break;
 		case 'f':
 			if (hog_format_parse(optarg) < 0)
 				die("unknown format '%s' (text, json or sarif)", optarg);
-			fmt = hog_format_parse(optarg);
+			a->fmt = hog_format_parse(optarg);
 			break;
 		case 'o':
-			out = optarg;
+			a->out = optarg;
 			break;
 		case 'F':
-			fail_on = parse_sev(optarg);
+			a->fail_on = parse_sev(optarg);
 			break;
 		case 'B':
-			baseline = optarg;
+			a->baseline = optarg;
 			break;
 		case 'j':
-			r.jobs = atoi(optarg);
-			if (r.jobs < 1)
+			r->jobs = atoi(optarg);
+			if (r->jobs < 1)
 				die("--jobs needs a positive number");
 			break;
 		case 'P':
-			plugin = optarg;
+			a->plugin = optarg;
 			break;
 		case 'R':
-			rules_path = optarg;
+			a->rules = optarg;
 			break;
 		case 'K':
-			r.keep = 1;
+			r->keep = 1;
 			break;
 		case 'h':
 			review_usage(stdout);
-			return 0;
+			exit(0);
 		default:
 			review_usage(stderr);
-			return EXIT_ERROR;
+			exit(EXIT_ERROR);
 		}
 	}
-	if (!r.dir)
+	a->first_patch = optind;
+}
+
+/* The tree, the tools, the baseline and the scratch directory. */
+static struct hog_accepted *set_up(struct review *r, const struct review_args *a, int argc,
+				   struct hog_strtab **strs, struct hog_rules **rules)
+{
+	char dirbuf[PATH_MAX], tmpl[] = "/tmp/lockhog-review.XXXXXX", *err = NULL;
+	struct hog_accepted *base = NULL;
+
+	if (!r->dir)
 		die("review needs --kernel DIR");
-	if (optind >= argc && !range)
+	if (a->first_patch >= argc && !a->range)
 		die("review needs patches or --range A..B");
-	if (optind < argc && range)
+	if (a->first_patch < argc && a->range)
 		die("give patches or --range, not both");
-	tools_locate(&r.tools, plugin, rules_path);
-	strs = hog_strtab_new();
-	rules = load_rules(strs, r.tools.rules);
-	kbuild_check_tree(r.dir);
-	if (!realpath(r.dir, dirbuf))
-		die("%s: %s", r.dir, strerror(errno));
-	r.dir = hog_xstrdup(dirbuf);
-	if (baseline)
-		base = baseline_open(baseline);
+	tools_locate(&r->tools, a->plugin, a->rules);
+	*strs = hog_strtab_new();
+	*rules = load_rules(*strs, r->tools.rules);
+	kbuild_check_tree(r->dir);
+	if (!realpath(r->dir, dirbuf))
+		die("%s: %s", r->dir, strerror(errno));
+	r->dir = hog_xstrdup(dirbuf);
+	if (a->baseline && !(base = hog_baseline_load(a->baseline, &err)))
+		die("%s", err);
 	if (!mkdtemp(tmpl))
 		die("cannot make a scratch directory: %s", strerror(errno));
-	r.scratch = hog_xstrdup(tmpl);
-	g_review = &r;
+	r->scratch = hog_xstrdup(tmpl);
+	g_review = r;
 	atexit(at_exit);
+	return base;
+}
 
-	/* every patch is read and checked before anything is applied */
-	if (range) {
-		hog_vec_push(&patches, range_patch(&r, range));
-		hog_vec_push(&names, (void *)range);
+/* Every patch is read and checked, and its files recorded, before anything is applied. */
+static void read_patches(struct review *r, const struct review_args *a, int argc, char **argv,
+			 struct hog_vec *patches, struct hog_vec *names)
+{
+	int i;
+
+	if (a->range) {
+		hog_vec_push(patches, range_patch(r, a->range));
+		hog_vec_push(names, (void *)a->range);
 	}
-	for (i = optind; i < argc; i++) {
+	for (i = a->first_patch; i < argc; i++) {
 		char abs[PATH_MAX];
 
 		if (!realpath(argv[i], abs))
 			die("%s: %s", argv[i], strerror(errno));
 		if (is_dir(abs))
 			die("%s: a directory, not a patch", argv[i]);
-		hog_vec_push(&patches, hog_xstrdup(abs));
-		hog_vec_push(&names, argv[i]);
+		hog_vec_push(patches, hog_xstrdup(abs));
+		hog_vec_push(names, argv[i]);
 	}
-	for (i = 0; i < patches.n; i++) {
+	for (i = 0; i < patches->n; i++) {
 		size_t len = 0;
-		char *text = hog_read_file(patches.v[i], &len);
+		char *text = hog_read_file(patches->v[i], &len);
 
 		if (!text)
-			die("%s: %s", (char *)names.v[i], strerror(errno));
-		patch_files(names.v[i], text, len, &r.touched);
+			die("%s: %s", (char *)names->v[i], strerror(errno));
+		patch_files(names->v[i], text, len, &r->touched);
 		free(text);
 	}
-	r.after = make_view(&r, "after");
-	for (i = 0; i < r.touched.n; i++) {
-		char *src = hog_xasprintf("%s/%s", r.dir, (char *)r.touched.v[i]);
+}
+
+/* The "after" view: private copies of what the series touches, then the series. */
+static void apply_series(struct review *r, const struct hog_vec *patches,
+			 const struct hog_vec *names)
+{
+	int i;
+
+	r->after = make_view(r, "after");
+	for (i = 0; i < r->touched.n; i++) {
+		char *src = hog_xasprintf("%s/%s", r->dir, (char *)r->touched.v[i]);
 
 		if (!access(src, F_OK))
-			own_file(r.dir, r.after, r.touched.v[i]);
+			own_file(r->dir, r->after, r->touched.v[i]);
 		else
-			mirror_path(r.dir, r.after, r.touched.v[i]);
+			mirror_path(r->dir, r->after, r->touched.v[i]);
 		free(src);
 	}
-	for (i = 0; i < patches.n; i++)
-		apply(&r, patches.v[i], names.v[i]);
+	for (i = 0; i < patches->n; i++)
+		apply(r, patches->v[i], names->v[i]);
+}
 
-	find_units_prepared(&r);
-	/* the tree's own objects are "before" when the last scan left them */
-	for (i = 0; i < r.units.n; i++) {
-		char *o = hog_xasprintf("%s/%s", r.dir, (char *)r.units.v[i]);
+/*
+ * Compiles the units before and after.  The tree's own objects are
+ * "before" when the last scan left them; a unit without one is compiled
+ * in a "before" view too.
+ */
+static void compile_both(struct review *r)
+{
+	char *why = NULL;
+	int i;
+
+	for (i = 0; i < r->units.n && !r->before; i++) {
+		char *o = hog_xasprintf("%s/%s", r->dir, (char *)r->units.v[i]);
 		size_t len;
 		char *err = NULL, *sec = object_section(o, &len, &err);
 
-		if (!sec) {
-			if (!r.before)
-				r.before = make_view(&r, "before");
-		}
+		if (!sec)
+			r->before = make_view(r, "before");
 		free(sec);
 		free(err);
 		free(o);
 	}
-	if (r.before && compile_units(&r, r.before, &r.units, &why))
-		die("%s does not build before the series: %s", r.dir, why);
-	if (compile_units(&r, r.after, &r.units, &why))
+	if (r->before && compile_units(r, r->before, &r->units, &why))
+		die("%s does not build before the series: %s", r->dir, why);
+	if (compile_units(r, r->after, &r->units, &why))
 		die("the series breaks the build: %s", why);
+}
+
+/* JSON and SARIF: one result a finding, new, absent, updated or unchanged. */
+static void render_machine(const struct review *r, const struct hog_diff *d,
+			   enum hog_format fmt, struct hog_buf *b)
+{
+	struct hog_report_opts o = {
+		.min_sev = HS_NOTE, .srcroot = r->dir, .tool_version = LOCKHOG_VERSION,
+		.scope = "review",
+	};
+	char *err = NULL;
+
+	if (hog_report(d->items, d->nitems, &o, fmt, b, &err))
+		die("%s", err);
+}
+
+int cmd_review(int argc, char **argv)
+{
+	struct review r = { 0 };
+	struct review_args a = { 0 };
+	struct hog_vec patches = { 0 }, names = { 0 }, changed = { 0 };
+	struct hog_strtab *strs;
+	struct hog_rules *rules;
+	struct hog_prog *before, *after;
+	struct hog_accepted *base;
+	struct hog_diff *d;
+	struct hog_buf b = { 0 };
+	int nb = 0, na = 0, rc;
+
+	parse_args(argc, argv, &r, &a);
+	base = set_up(&r, &a, argc, &strs, &rules);
+	read_patches(&r, &a, argc, argv, &patches, &names);
+	apply_series(&r, &patches, &names);
+	find_units_prepared(&r);
+	compile_both(&r);
 
 	before = load(&r, strs, rules, r.before, &nb);
 	after = load(&r, strs, rules, r.after, &na);
 	changed_functions(&r, r.before, &changed);
 	changed_functions(&r, r.after, &changed);
-
-	/*
-	 * New: findings, or ways to old findings, that only the series has.
-	 * Fixed: those only the tree had.  SARIF gets one result a finding:
-	 * new, absent, updated (some way to it went) or unchanged.
-	 */
-	for (i = 0; i < hog_prog_nfindings(after); i++) {
-		const struct hog_finding *f = hog_prog_finding(after, i);
-		struct hog_report_item *it;
-		int *miss = hog_xcalloc(f->npaths + 1, sizeof(int)), nmiss, k;
-		int known = finding_known(f, before, miss, &nmiss);
-
-		nmiss = filter_paths(f, miss, nmiss, &changed, before);
-		if (!known && !nmiss) {
-			/* appeared without the changed code on any way to it */
-			free(miss);
-			continue;
-		}
-		if (base && baseline_accepts(base, f)) {
-			free(miss);
-			continue;
-		}
-		it = hog_xcalloc(1, sizeof(*it));
-		it->f = f;
-		it->state = !known || nmiss ? HOG_BASE_NEW : HOG_BASE_UNCHANGED;
-		hog_vec_push(&items, it);
-		if (it->state == HOG_BASE_NEW) {
-			counts[f->sev]++;
-			if ((int)f->sev > worst)
-				worst = f->sev;
-			/* show the new way in, not an old one */
-			for (k = 0; known && k < nmiss; k++)
-				hog_vec_push(&fresh, with_path(f, miss[k]));
-			if (!known)
-				hog_vec_push(&fresh, (void *)f);
-		} else {
-			nunchanged++;
-		}
-		free(miss);
-	}
-	for (i = 0; i < hog_prog_nfindings(before); i++) {
-		const struct hog_finding *f = hog_prog_finding(before, i);
-		int *miss = hog_xcalloc(f->npaths + 1, sizeof(int)), nmiss, k;
-		int known = finding_known(f, after, miss, &nmiss);
-
-		nmiss = filter_paths(f, miss, nmiss, &changed, after);
-		if (!known && !nmiss) {
-			free(miss);
-			continue;
-		}
-		if (!known) {
-			struct hog_report_item *it = hog_xcalloc(1, sizeof(*it));
-
-			it->f = f;
-			it->state = HOG_BASE_ABSENT;
-			hog_vec_push(&items, it);
-			hog_vec_push(&gone, (void *)f);
-			nfixed++;
-		} else {
-			for (k = 0; k < nmiss; k++)
-				hog_vec_push(&gone, with_path(f, miss[k]));
-			nfixed += nmiss > 0;
-			for (k = 0; nmiss && k < items.n; k++) {
-				struct hog_report_item *it = items.v[k];
-
-				if (!strcmp(it->f->fingerprint, f->fingerprint) &&
-				    it->state == HOG_BASE_UNCHANGED) {
-					it->state = HOG_BASE_UPDATED;
-					nunchanged--;
-				}
-			}
-		}
-		free(miss);
-	}
-
-	if (fmt == HOG_FMT_TEXT) {
-		for (i = 0; i < fresh.n; i++) {
-			const struct hog_finding *f = fresh.v[i];
-			char tag[32];
-
-			snprintf(tag, sizeof(tag), "NEW %s", hog_sev_name(f->sev));
-			for (char *s = tag; *s; s++)
-				*s = *s >= 'a' && *s <= 'z' ? *s - 32 : *s;
-			text_block(&b, tag, f, suggest(f));
-		}
-		for (i = 0; i < gone.n; i++)
-			text_block(&b, "FIXED", gone.v[i], NULL);
-		for (i = 0; i < r.notes.n; i++)
-			hog_buf_printf(&b, "NOTE: %s\n", (char *)r.notes.v[i]);
-		hog_buf_printf(&b, "total: %d errors, %d warnings, %d notes new; %d fixed; %d unchanged "
-			       "(%d units compiled, %d objects read)\n",
-			       counts[HS_ERROR], counts[HS_WARNING], counts[HS_NOTE], nfixed,
-			       nunchanged, r.units.n, na);
-	} else {
-		struct hog_report_item *flat = hog_xcalloc(items.n + 1, sizeof(*flat));
-		struct hog_report_opts o = {
-			.min_sev = HS_NOTE, .srcroot = r.dir, .tool_version = LOCKHOG_VERSION,
-			.scope = "review",
-		};
-		char *err = NULL;
-
-		for (i = 0; i < items.n; i++)
-			flat[i] = *(struct hog_report_item *)items.v[i];
-		if (hog_report(flat, items.n, &o, fmt, &b, &err))
-			die("%s", err);
-		free(flat);
-	}
-	write_out(out, &b);
-	(void)nb;
-	return fail_on >= 0 && worst >= fail_on ? EXIT_FINDINGS : 0;
+	d = hog_compare(before, after, &(struct hog_compare_opts){ &changed, base });
+	if (a.fmt == HOG_FMT_TEXT)
+		render_text(&r, d, na, &b);
+	else
+		render_machine(&r, d, a.fmt, &b);
+	write_out(a.out, &b);
+	rc = a.fail_on >= 0 && d->worst >= a.fail_on ? EXIT_FINDINGS : 0;
+	hog_diff_free(d);
+	hog_baseline_free(base);
+	hog_buf_free(&b);
+	return rc;
 }

@@ -53,7 +53,7 @@ int emit(struct hog_prog *prog, const struct output *o)
 	for (i = 0; i < n; i++) {
 		const struct hog_finding *f = hog_prog_finding(prog, i);
 
-		if (o->baseline && baseline_accepts(o->baseline, f))
+		if (hog_baseline_accepts(o->baseline, f))
 			continue;
 		items[k++].f = f;
 		if ((int)f->sev > worst)
@@ -144,9 +144,14 @@ static int common_opt(int c, const char *arg, struct output *o, const char **plu
 	case OPT_RULES:
 		*rules = arg;
 		return 1;
-	case OPT_BASELINE:
-		o->baseline = baseline_open(arg);
+	case OPT_BASELINE: {
+		char *err = NULL;
+
+		o->baseline = hog_baseline_load(arg, &err);
+		if (!o->baseline)
+			die("%s", err);
 		return 1;
+	}
 	}
 	return 0;
 }
@@ -156,6 +161,80 @@ static char *abspath(const char *p)
 	char buf[PATH_MAX];
 
 	return realpath(p, buf) ? hog_xstrdup(buf) : hog_xstrdup(p);
+}
+
+/* The command line of scan, the options report shares with it in o. */
+static void scan_args(int argc, char **argv, struct output *o, struct kbuild *k,
+		      const char **plugin, const char **rules, const char **dir,
+		      const char **write_base)
+{
+	int c;
+
+	k->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "k:f:o:j:vh", scan_opts, NULL)) != -1) {
+		if (common_opt(c, optarg, o, plugin, rules))
+			continue;
+		switch (c) {
+		case 'k':
+			*dir = optarg;
+			break;
+		case 'j':
+			k->jobs = atoi(optarg);
+			if (k->jobs < 1)
+				die("--jobs needs a positive number");
+			break;
+		case 'v':
+			k->verbose = 1;
+			break;
+		case OPT_WRITE_BASELINE:
+			*write_base = optarg;
+			break;
+		case OPT_CC:
+			if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
+				die("--cc needs a compiler command");
+			k->cc = optarg;
+			break;
+		case OPT_CC_PLUGIN:
+			k->cc_loads_plugin = 1;
+			break;
+		case 'h':
+			scan_usage(stdout);
+			exit(0);
+		default:
+			scan_usage(stderr);
+			exit(EXIT_ERROR);
+		}
+	}
+}
+
+/* Builds the PATHs (none: the whole tree) and adds their objects to objs; the scope in scope. */
+static void build_paths(struct kbuild *k, int argc, char **argv, struct objset *objs,
+			struct hog_buf *scope)
+{
+	const char **targets = hog_xcalloc(argc + 1, sizeof(*targets));
+	int i, ntargets = 0;
+
+	for (i = optind; i < argc; i++) {
+		int isdir;
+
+		targets[ntargets++] = kbuild_target(k->dir, argv[i], &isdir);
+		if (scope->len)
+			hog_buf_add(scope, " ");
+		hog_buf_add(scope, targets[ntargets - 1]);
+	}
+	kbuild_build(k, targets, ntargets);
+	if (!ntargets) {
+		objset_add(objs, k->dir);
+		hog_buf_add(scope, k->dir);
+	}
+	for (i = 0; i < ntargets; i++) {
+		char *p = hog_xasprintf("%s/%s", k->dir, targets[i]);
+
+		objset_add(objs, p);
+		free(p);
+	}
+	free(targets);
 }
 
 int cmd_scan(int argc, char **argv)
@@ -169,45 +248,9 @@ int cmd_scan(int argc, char **argv)
 	struct hog_rules *r;
 	struct hog_prog *prog;
 	struct hog_buf scope = { 0 };
-	const char **targets;
-	int c, i, ntargets = 0, skipped, loaded, rc;
+	int skipped, loaded, rc;
 
-	k.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:f:o:j:vh", scan_opts, NULL)) != -1) {
-		if (common_opt(c, optarg, &o, &plugin, &rules))
-			continue;
-		switch (c) {
-		case 'k':
-			dir = optarg;
-			break;
-		case 'j':
-			k.jobs = atoi(optarg);
-			if (k.jobs < 1)
-				die("--jobs needs a positive number");
-			break;
-		case 'v':
-			k.verbose = 1;
-			break;
-		case OPT_WRITE_BASELINE:
-			write_base = optarg;
-			break;
-		case OPT_CC:
-			if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
-				die("--cc needs a compiler command");
-			k.cc = optarg;
-			break;
-		case OPT_CC_PLUGIN:
-			k.cc_loads_plugin = 1;
-			break;
-		case 'h':
-			scan_usage(stdout);
-			return 0;
-		default:
-			scan_usage(stderr);
-			return EXIT_ERROR;
-		}
-	}
+	scan_args(argc, argv, &o, &k, &plugin, &rules, &dir, &write_base);
 	if (!dir)
 		die("scan needs --kernel DIR");
 	if (k.cc_loads_plugin && !k.cc)
@@ -219,27 +262,8 @@ int cmd_scan(int argc, char **argv)
 	k.dir = dir;
 	k.tools = &t;
 	kbuild_configure(&k);
+	build_paths(&k, argc, argv, &objs, &scope);
 
-	targets = hog_xcalloc(argc + 1, sizeof(*targets));
-	for (i = optind; i < argc; i++) {
-		int isdir;
-
-		targets[ntargets++] = kbuild_target(dir, argv[i], &isdir);
-		if (scope.len)
-			hog_buf_add(&scope, " ");
-		hog_buf_add(&scope, targets[ntargets - 1]);
-	}
-	kbuild_build(&k, targets, ntargets);
-	if (!ntargets) {
-		objset_add(&objs, dir);
-		hog_buf_add(&scope, dir);
-	}
-	for (i = 0; i < ntargets; i++) {
-		char *p = hog_xasprintf("%s/%s", dir, targets[i]);
-
-		objset_add(&objs, p);
-		free(p);
-	}
 	prog = hog_prog_new(strs, r);
 	loaded = objset_load(&objs, prog, strs, &skipped);
 	if (!loaded)
@@ -248,7 +272,7 @@ int cmd_scan(int argc, char **argv)
 	hog_prog_solve(prog);
 	o.scope = scope.s;
 	o.srcroot = abspath(dir);
-	if (write_base && baseline_write(prog, write_base))
+	if (write_base && hog_baseline_write(prog, write_base))
 		die("%s: %s", write_base, strerror(errno));
 	rc = emit(prog, &o);
 	hog_prog_free(prog);
@@ -388,6 +412,50 @@ static json_t *rule_json(const struct hog_rule *x)
 	return o;
 }
 
+static void rules_print_json(const struct hog_rules *r)
+{
+	json_t *a = json_array();
+	char *s;
+	int i;
+
+	for (i = 0; i < r->all.n; i++)
+		json_array_append_new(a, rule_json(r->all.v[i]));
+	s = json_dumps(a, JSON_INDENT(1));
+	puts(s);
+	free(s);
+	json_decref(a);
+}
+
+/* Does rule x have this op (its JSON "op")? */
+static int rule_has_op(const struct hog_rule *x, const char *op)
+{
+	json_t *o = rule_json(x);
+	const char *xop = json_string_value(json_object_get(o, "op"));
+	int yes = xop && !strcmp(xop, op);
+
+	json_decref(o);
+	return yes;
+}
+
+/* The names of the rules of one kind, and of this op and class if given. */
+static void rules_print_list(const struct hog_rules *r, const char *list, const char *op,
+			     const char *cls)
+{
+	int i;
+
+	for (i = 0; i < r->all.n; i++) {
+		const struct hog_rule *x = r->all.v[i];
+
+		if (strcmp(hog_rule_kind_name(x->kind), list))
+			continue;
+		if (cls && (!x->cls || strcmp(x->cls, cls)))
+			continue;
+		if (op && !rule_has_op(x, op))
+			continue;
+		puts(x->name);
+	}
+}
+
 int cmd_rules(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -401,7 +469,7 @@ int cmd_rules(int argc, char **argv)
 		{ 0 }
 	};
 	const char *rules = NULL, *list = NULL, *op = NULL, *cls = NULL;
-	int c, i, json = 0;
+	int c, json = 0;
 	struct tools t;
 	struct hog_strtab *strs;
 	struct hog_rules *r;
@@ -439,38 +507,11 @@ int cmd_rules(int argc, char **argv)
 	strs = hog_strtab_new();
 	r = load_rules(strs, t.rules);
 	if (json) {
-		json_t *a = json_array();
-		char *s;
-
-		for (i = 0; i < r->all.n; i++)
-			json_array_append_new(a, rule_json(r->all.v[i]));
-		s = json_dumps(a, JSON_INDENT(1));
-		puts(s);
-		free(s);
-		json_decref(a);
+		rules_print_json(r);
 		return 0;
 	}
 	if (list) {
-		for (i = 0; i < r->all.n; i++) {
-			const struct hog_rule *x = r->all.v[i];
-			json_t *o;
-			const char *xop = NULL;
-
-			if (strcmp(hog_rule_kind_name(x->kind), list))
-				continue;
-			if (cls && (!x->cls || strcmp(x->cls, cls)))
-				continue;
-			if (op) {
-				o = rule_json(x);
-				xop = json_string_value(json_object_get(o, "op"));
-				if (!xop || strcmp(xop, op)) {
-					json_decref(o);
-					continue;
-				}
-				json_decref(o);
-			}
-			puts(x->name);
-		}
+		rules_print_list(r, list, op, cls);
 		return 0;
 	}
 	printf("%s: %d rules, loop bound %lld, chains up to %d calls\n", t.rules, r->all.n,

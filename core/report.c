@@ -83,6 +83,13 @@ static void text_one(struct hog_buf *b, const struct hog_report_item *it,
 	free(chain);
 }
 
+/* One finding as hog_report's text shows it, for a command with its own header. */
+void hog_report_text_item(const struct hog_report_item *it, const struct hog_report_opts *o,
+			  struct hog_buf *out)
+{
+	text_one(out, it, o);
+}
+
 /* the functions whose analysis hit a limit: named, at most TEXT_MAX_LIMITED */
 #define TEXT_MAX_LIMITED 20
 

@@ -47,6 +47,14 @@ int hog_report(const struct hog_report_item *items, int n,
 	       const struct hog_report_opts *o, enum hog_format fmt,
 	       struct hog_buf *out, char **err);
 
+/*
+ * Appends the text of one finding, exactly as hog_report renders it
+ * (its gcc-style lines and its fingerprint, with the state of the item
+ * when it has one), for commands that add their own header and summary.
+ */
+void hog_report_text_item(const struct hog_report_item *it, const struct hog_report_opts *o,
+			  struct hog_buf *out);
+
 #ifdef __cplusplus
 }
 #endif

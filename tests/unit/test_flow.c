@@ -30,7 +30,7 @@ static int setup(void **state)
 		return -1;
 	t->strs = hog_strtab_new();
 	t->rules = hog_rules_new(t->strs);
-	if (hog_rules_load(t->rules, KERNEL_RULES, &err) < 0) {
+	if (hog_rules_parse(t->rules, "ht.rules", HT_RULES, strlen(HT_RULES), &err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		free(err);
 		return -1;

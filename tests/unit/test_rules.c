@@ -291,13 +291,14 @@ static void test_digest_changes(void **state)
 	hog_rules_free(r2);
 }
 
-static void test_kernel_catalogue(void **state)
+/* the catalogue's own lines, as the unit tests keep them (HT_RULES), read back */
+static void test_catalogue_excerpt(void **state)
 {
 	struct rt *t = *state;
 	const struct hog_rule *x;
 
-	ht_rules_load(t->r, KERNEL_RULES);
-	assert_true(t->r->all.n > 200);
+	ht_rules_text(t->r, HT_RULES);
+	assert_true(t->r->all.n > 40);
 	x = find(t, "spin_lock_irqsave", HR_LOCK);
 	assert_non_null(x);
 	assert_int_equal(x->irq, HIRQ_SAVE);
@@ -313,7 +314,7 @@ static void test_kernel_catalogue(void **state)
 	assert_true(hog_rules_is_strip(t->r, hog_intern(t->strs, "rlock")));
 	assert_int_equal(t->r->loop.max_bound, 64);
 	assert_int_equal(t->r->loop.max_chain, 12);
-	assert_string_equal(x->file, KERNEL_RULES);
+	assert_string_equal(x->file, "inline.rules");
 }
 
 /* ---- errors: file and line ---- */
@@ -597,7 +598,7 @@ int main(void)
 		T(test_same_name_other_kind),
 		T(test_empty_and_names_interned),
 		T(test_digest_changes),
-		T(test_kernel_catalogue),
+		T(test_catalogue_excerpt),
 		T(test_err_prefix_line),
 		T(test_err_unknown_directive),
 		T(test_err_unknown_key),
