@@ -74,6 +74,20 @@ struct hog_loop_policy {
 	int max_chain;		/* longest call chain followed */
 };
 
+/*
+ * What a frontend matches in the program's types and code rather than in
+ * call names (rules/README.md, "Types, hierarchies, per-CPU asm"): exact
+ * names, each list in file order, interned.
+ */
+struct hog_frontend_rules {
+	struct hog_vec lock_tags;	/* lock-type struct: "spinlock", "mutex" */
+	struct hog_vec lock_typedefs;	/* lock-type typedef: "rwlock_t" */
+	struct hog_vec parent_fields;	/* parent-field: "page_counter.parent" */
+	struct hog_vec parent_calls;	/* parent-call: "parent_mem_cgroup" */
+	struct hog_vec percpu_arch;	/* percpu-asm: architecture of each prefix */
+	struct hog_vec percpu_prefix;	/* percpu-asm: "%gs:" */
+};
+
 struct hog_rules {
 	struct hog_strtab *strs;
 	int own_strs;
@@ -81,6 +95,7 @@ struct hog_rules {
 	struct hog_map *byname;	/* interned name -> first struct hog_rule */
 	struct hog_vec all;	/* every rule in file order */
 	struct hog_vec strip;	/* interned field names dropped from lock identities */
+	struct hog_frontend_rules fe;
 	struct hog_loop_policy loop;
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
@@ -102,6 +117,16 @@ const struct hog_rule *hog_rules_find(const struct hog_rules *r,
 int hog_rules_is_strip(const struct hog_rules *r, const char *field);
 
 const char *hog_rule_kind_name(enum hog_rule_kind k);
+
+/*
+ * The frontend's lookups, by exact name (any string, interned or not).
+ * is_typedef: name is a typedef name, else a struct tag.
+ */
+int hog_rules_is_lock_type(const struct hog_rules *r, int is_typedef, const char *name);
+int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field);
+int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
+/* Whether an inline asm template reads per-CPU data on arch ("x86_64"). */
+int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const char *tmpl);
 
 #ifdef __cplusplus
 }

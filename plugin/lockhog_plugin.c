@@ -308,7 +308,7 @@ static void lower_child(void *arg, struct hog_buf *out)
 	void *val;
 	size_t it = 0;
 
-	lh_lower(m, &locs);
+	lh_lower(m, &locs, lh.rules);
 	fault_here((const char *)arg);
 	hog_module_write(m, out);
 	while (hog_map_next(locs.map, &it, &key, &val)) {
@@ -407,7 +407,7 @@ static void lower_guarded(const char *name)
 	guard_enter();
 	sig = sigsetjmp(guard_env, 1);
 	if (!sig) {
-		lh_lower(lh.mod, &lh.locs);
+		lh_lower(lh.mod, &lh.locs, lh.rules);
 		fault_here(name);
 	} else {
 		guard_on = 0;
