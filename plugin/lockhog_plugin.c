@@ -540,37 +540,38 @@ static location_t find_loc(const char *file, int line, int col)
 	return lh_locs_find(&lh.locs, file ? file : "", line, col);
 }
 
+struct finding_out {
+	struct hog_buf *out;
+	bool warn;		/* the finding's own line is a warning, else a note */
+	location_t primary;	/* where the finding is: for lines with no place of their own */
+};
+
+/*
+ * One line of a finding (hog_finding_lines()), as lockhog's text report
+ * has it: the finding a warning or a note, the rest notes.  A line whose
+ * place the unit never saw goes with the finding, but a chain step
+ * there would point nowhere and is left out.
+ */
+static void finding_line(void *ctx, const struct hog_line *l)
+{
+	struct finding_out *o = (struct finding_out *)ctx;
+	location_t at = find_loc(l->file, l->line, l->col);
+
+	if (l->kind == HOG_LINE_MESSAGE) {
+		o->primary = at != UNKNOWN_LOCATION ? at : input_location;
+		tell(o->out, o->primary, o->warn, "%s", l->text);
+		return;
+	}
+	if (at == UNKNOWN_LOCATION && l->kind == HOG_LINE_STEP)
+		return;
+	tell(o->out, at != UNKNOWN_LOCATION ? at : o->primary, false, "%s", l->text);
+}
+
 static void report_finding(struct hog_buf *out, const struct hog_finding *f, bool warn)
 {
-	const struct hog_path *p = &f->paths[0];
-	location_t loc = find_loc(p->file, p->line, p->col), at;
-	char *msg = hog_finding_message(f, p), *chain = hog_path_text(f, p);
-	int i;
+	struct finding_out o = { out, warn, UNKNOWN_LOCATION };
 
-	if (loc == UNKNOWN_LOCATION)
-		loc = input_location;
-	tell(out, loc, warn, "%s [%s]", msg, hog_finding_option(f));
-	tell(out, loc, false, "%s: %s", f->callee ? f->callee : f->site_func,
-	     f->reason ? f->reason : f->cls);
-	if (p->nchain > 1 || f->kind != HK_LOOP)
-		tell(out, loc, false, "call chain: %s", chain);
-	for (i = 1; i < p->nchain; i++) {
-		at = find_loc(p->chain[i].file, p->chain[i].line, p->chain[i].col);
-		if (at != UNKNOWN_LOCATION)
-			tell(out, at, false, "%s() %s here", p->chain[i].func,
-			     i == p->nchain - 1 && f->kind == HK_LOOP ? "loops" : "calls on");
-	}
-	for (i = 1; i < f->npaths && i < 6; i++) {
-		char *c = hog_path_text(f, &f->paths[i]);
-
-		tell(out, loc, false, "also reached from %s() at %s:%d: %s", f->paths[i].holder,
-		     f->paths[i].file, f->paths[i].line, c);
-		free(c);
-	}
-	if (f->npaths > 6)
-		tell(out, loc, false, "and from %d more callers", f->npaths - 6);
-	free(msg);
-	free(chain);
+	hog_finding_lines(f, HOG_MAX_CALLERS_SHOWN, finding_line, &o);
 }
 
 /* Machine-readable findings of this unit, written whole or not at all. */

@@ -8,8 +8,8 @@
 #include "configargs.h"
 #include "lower.h"
 
-void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
-		  location_t loc)
+static void locs_put(struct lh_locs *l, const char *file, int line, int col,
+		     location_t loc)
 {
 	char *k = hog_xasprintf("%s:%d:%d", file, line, col);
 	const char *key = hog_intern(l->strs, k);
@@ -17,6 +17,19 @@ void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
 	free(k);
 	if (!hog_map_get(l->map, key))
 		hog_map_put(l->map, key, (void *)(uintptr_t)(loc + 1));
+}
+
+/*
+ * The first statement seen at a place is its location; the first on a
+ * line also answers for the line with column 0 (where a lock was taken
+ * is known by its line only).
+ */
+void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
+		  location_t loc)
+{
+	locs_put(l, file, line, col, loc);
+	if (col)
+		locs_put(l, file, line, 0, loc);
 }
 
 location_t lh_locs_find(struct lh_locs *l, const char *file, int line, int col)

@@ -8,7 +8,7 @@
 
 struct lh_locs {
 	struct hog_strtab *strs;
-	struct hog_map *map;	/* interned "file:line:col" -> location_t + 1 */
+	struct hog_map *map;	/* interned "file:line:col" -> location_t + 1; col 0: the line */
 };
 
 void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
