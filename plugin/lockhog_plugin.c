@@ -19,6 +19,9 @@
  *   fault=FUNC, fault-ice=FUNC
  *                 for tests: crash (SIGSEGV) or fail a GCC assertion while
  *                 lowering FUNC; FUNC "@analysis" is the unit's analysis
+ *   Wlockhog[-KIND], Wno-lockhog[-KIND]
+ *                 show or silence a kind's diagnostics, like GCC's own
+ *                 -Wno-lockhog-KIND (see read_warning_options())
  *
  * Nothing the plugin does may break a build or change the code GCC
  * generates.  Lowering a function with loops uses GCC's loop machinery,
@@ -34,6 +37,7 @@
  * itself off.
  */
 #include "gcc-compat.h"
+#include "opts.h"
 #include "plugin-version.h"
 #include <signal.h>
 #include <setjmp.h>
@@ -56,7 +60,11 @@ static struct plugin_info lockhog_info = {
 		"  -fplugin-arg-lockhog-tag=X       (ignored: for kbuild's rebuilds)\n"
 		"  -fplugin-arg-lockhog-fault=FUNC  (tests: SIGSEGV while lowering FUNC,\n"
 		"                                    or in the analysis if FUNC is @analysis)\n"
-		"  -fplugin-arg-lockhog-fault-ice=FUNC  (the same, a failed GCC assertion)\n",
+		"  -fplugin-arg-lockhog-fault-ice=FUNC  (the same, a failed GCC assertion)\n"
+		"  -Wno-lockhog[-KIND]              silence the findings of KIND (call, loop,\n"
+		"                                   sleep, atomic; none: all) in diagnostics\n"
+		"  -fplugin-arg-lockhog-Wlockhog[-KIND], -fplugin-arg-lockhog-Wno-lockhog[-KIND]\n"
+		"                                   the same as a plugin argument; the last wins\n",
 };
 
 enum diag_mode { DIAG_WARN, DIAG_NOTE, DIAG_NONE };
@@ -76,6 +84,7 @@ static struct {
 	const char *fault_ice;	/* fault-ice=: a GCC assertion there */
 	int broken;		/* a fault in-process, or no child: no more for this unit */
 	struct hog_vec parts;	/* modules the children's IR was read into */
+	bool silenced[HK_ATOMIC + 1];	/* -Wno-lockhog-KIND: no diagnostics of the kind */
 } lh;
 
 /* ---- isolation: analysis in a forked copy of the compiler ---- */
@@ -422,11 +431,11 @@ static void lower_guarded(const char *name)
 	}
 }
 
-unsigned int lockhog_pass::execute(function *fn)
+/* cfun is the function: the pass manager set it */
+unsigned int lockhog_pass::execute(function *)
 {
 	const char *name = IDENTIFIER_POINTER(DECL_NAME(current_function_decl));
 
-	(void)fn;
 	start_unit();
 	if (lh.broken)
 		return 0;
@@ -495,7 +504,14 @@ static void say(location_t loc, bool warn, const char *fmt, ...)
 	global_dc->warning_as_error_requested = false;
 	va_start(ap, fmt);
 	diagnostic_set_info(&d, fmt, &ap, &rl, warn ? DK_WARNING : DK_NOTE);
-	diagnostic_report_diagnostic(global_dc, &d);
+	/*
+	 * Nor are they counted as the compiler's warnings: GCC would take a
+	 * -Wno-lockhog-KIND that did its work for a misspelt option ("may
+	 * have been intended to silence earlier diagnostics").
+	 */
+	if (diagnostic_report_diagnostic(global_dc, &d) && warn &&
+	    d.kind == DK_WARNING && diagnostic_kind_count(global_dc, DK_WARNING) > 0)
+		diagnostic_kind_count(global_dc, DK_WARNING)--;
 	va_end(ap);
 	global_dc->warning_as_error_requested = werror;
 }
@@ -596,13 +612,12 @@ static void write_json(struct hog_buf *out, struct hog_prog *prog)
 }
 
 /* In the child: the unit's analysis; the process ends with it, nothing is freed. */
-static void analysis_child(void *arg, struct hog_buf *out)
+static void analysis_child(void *, struct hog_buf *out)
 {
 	struct hog_prog *prog = hog_prog_new(lh.strs, lh.rules);
 	bool warn = lh.diag == DIAG_WARN;
 	int i;
 
-	(void)arg;
 	hog_prog_add_module(prog, lh.mod);
 	hog_prog_solve(prog);
 	fault_here("@analysis");
@@ -612,21 +627,19 @@ static void analysis_child(void *arg, struct hog_buf *out)
 		/* header findings belong to the whole-tree scan, not every unit */
 		if (f->paths[0].file && lh.main_file && strcmp(f->paths[0].file, lh.main_file))
 			continue;
-		if (lh.diag != DIAG_NONE)
+		if (lh.diag != DIAG_NONE && !lh.silenced[f->kind])
 			report_finding(out, f, warn && f->sev >= HS_WARNING);
 	}
 	if (lh.json_path)
 		write_json(out, prog);
 }
 
-static void finish_unit(void *gcc_data, void *user_data)
+static void finish_unit(void *, void *)
 {
 	struct hog_buf out = { 0 };
 	char why[256];
 	int i, rc;
 
-	(void)gcc_data;
-	(void)user_data;
 	if (lh.disabled || !lh.mod || lh.broken)
 		return;
 	emit_section();
@@ -663,8 +676,151 @@ static const char *default_rules(const char *plugin_path)
 	return p;
 }
 
+/*
+ * "Wno-lockhog-loop", "Wlockhog", ...: the kinds it names (a mask of
+ * 1 << HK_*) and whether it shows them, or -1 when it is no such option.
+ */
+static int warning_option(const char *opt, bool *show)
+{
+	const char *k;
+	int i;
+
+	*show = strncmp(opt, "Wno-", 4) != 0;
+	k = *show ? opt + 1 : opt + 4;
+	if (opt[0] != 'W' || strncmp(k, "lockhog", 7))
+		return -1;
+	k += 7;
+	if (!*k)
+		return (1 << (HK_ATOMIC + 1)) - 1;
+	for (i = 0; *k == '-' && i <= HK_ATOMIC; i++)
+		if (!strcmp(k + 1, hog_kind_name((enum hog_kind)i)))
+			return 1 << i;
+	return -1;
+}
+
+/* -Wno-lockhog... and -fplugin-arg-lockhog-W... options read, at most */
+#define MAX_WARNING_OPTIONS 64
+
+/* Our warning options, "Wno-lockhog-call" and the like, in some order. */
+struct wopts {
+	const char *v[MAX_WARNING_OPTIONS];
+	int n;
+};
+
+/* Keeps opt if it is one of ours: "-Wno-lockhog-KIND" or "-fplugin-arg-BASE-W..." */
+static void wopts_add(struct wopts *w, const char *opt, const char *base)
+{
+	size_t n = strlen(base);
+	bool show;
+
+	if (opt[0] != '-')
+		return;
+	opt++;
+	if (!strncmp(opt, "fplugin-arg-", 12) && !strncmp(opt + 12, base, n) &&
+	    opt[12 + n] == '-')
+		opt += 12 + n + 1;
+	if (warning_option(opt, &show) > 0 && w->n < MAX_WARNING_OPTIONS)
+		w->v[w->n++] = opt;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether a and b hold the same options, whatever their order. */
+static bool wopts_same(const struct wopts *a, const struct wopts *b)
+{
+	struct wopts x = *a, y = *b;
+	int i;
+
+	if (x.n != y.n)
+		return false;
+	qsort(x.v, x.n, sizeof(x.v[0]), cmp_str);
+	qsort(y.v, y.n, sizeof(y.v[0]), cmp_str);
+	for (i = 0; i < x.n; i++)
+		if (strcmp(x.v[i], y.v[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The driver's own command line, COLLECT_GCC_OPTIONS: 'opt' 'opt' ...,
+ * a quote inside written '\''.  Its words are kept in buf.
+ */
+static void driver_options(struct wopts *w, const char *base, char *buf, size_t len)
+{
+	const char *e = getenv("COLLECT_GCC_OPTIONS");
+	char *o = buf, *end = buf + len - 1, *word;
+
+	while (e && *e) {
+		while (*e == ' ')
+			e++;
+		if (*e != '\'')
+			return;
+		word = o;
+		for (e++; *e && o < end; ) {
+			if (!strncmp(e, "'\\''", 4)) {
+				*o++ = '\'';
+				e += 4;
+			} else if (*e == '\'') {
+				e++;
+				break;
+			} else {
+				*o++ = *e++;
+			}
+		}
+		if (o >= end)
+			return;
+		*o++ = 0;
+		wopts_add(w, word, base);
+	}
+}
+
+/*
+ * -Wno-lockhog-KIND silences KIND's diagnostics (-Wno-lockhog: every
+ * kind), -Wlockhog-KIND shows them again, and the last one given wins,
+ * as with GCC's own warnings.  GCC lets an unknown -Wno-* through to the
+ * compiler proper, which keeps it in the decoded options as
+ * OPT_SPECIAL_unknown; but both the driver and cc1 refuse an unknown
+ * -Wlockhog-KIND, so that form (and -Wno- too) is also taken as a plugin
+ * argument, -fplugin-arg-lockhog-Wlockhog-KIND.  The driver hands cc1
+ * every -W option before every -f option, so the order they were given
+ * in is the driver's (COLLECT_GCC_OPTIONS, in the environment of what it
+ * runs), when that holds the same options; else cc1's own (cc1 run by
+ * hand).  Only what the plugin prints is silenced: the analysis still
+ * goes into the object and into the json= file.
+ */
+static void read_warning_options(const char *base)
+{
+	static char buf[8192];
+	struct wopts cc1 = { {}, 0 }, drv = { {}, 0 };
+	const struct wopts *w = &cc1;
+	unsigned i;
+	int j, k;
+
+	for (i = 0; i < save_decoded_options_count; i++) {
+		const struct cl_decoded_option *o = &save_decoded_options[i];
+
+		if (o->opt_index == OPT_SPECIAL_unknown || o->opt_index == OPT_fplugin_arg_)
+			wopts_add(&cc1, o->orig_option_with_args_text, base);
+	}
+	driver_options(&drv, base, buf, sizeof(buf));
+	if (wopts_same(&cc1, &drv))
+		w = &drv;
+	for (j = 0; j < w->n; j++) {
+		bool show;
+		int mask = warning_option(w->v[j], &show);
+
+		for (k = 0; k <= HK_ATOMIC; k++)
+			if (mask & (1 << k))
+				lh.silenced[k] = !show;
+	}
+}
+
 static bool parse_args(struct plugin_name_args *info)
 {
+	bool show;
 	int i;
 
 	lh.diag = DIAG_WARN;
@@ -696,6 +852,8 @@ static bool parse_args(struct plugin_name_args *info)
 			lh.fault_ice = v;
 		} else if (!strcmp(k, "tag")) {
 			/* for kbuild's command-line tracking only */
+		} else if (!v && warning_option(k, &show) > 0) {
+			/* read in order with GCC's options: read_warning_options() */
 		} else {
 bad:
 			inform(UNKNOWN_LOCATION, "lockhog: unknown option %<-fplugin-arg-lockhog-%s%s%s%>; plugin disabled",
@@ -720,6 +878,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		lh.disabled = 1;
 		return 0;
 	}
+	read_warning_options(info->base_name);
 	lh.strs = hog_strtab_new();
 	lh.rules = hog_rules_new(lh.strs);
 	if (hog_rules_load(lh.rules, lh.rules_path, &err)) {
