@@ -106,7 +106,6 @@ static void step_lines(const struct hog_finding *f, const struct hog_path *p,
 		if (s->line == f->site_line && s->col == f->site_col && s->file && f->site_file &&
 		    !strcmp(s->file, f->site_file))
 			continue;
-
 		emit(fn, ctx, HOG_LINE_STEP, s->file, s->line, s->col,
 		     hog_xasprintf("%s() %s here", s->func, loops ? "loops" : "calls on"));
 	}

@@ -565,8 +565,8 @@ struct finding_out {
 /*
  * One line of a finding (hog_finding_lines()), as lockhog's text report
  * has it: the finding a warning or a note, the rest notes.  A line whose
- * place the unit never saw goes with the finding, but a chain step
- * there would point nowhere and is left out.
+ * place the unit never saw goes with the finding, but a chain step or
+ * the acquire would then point at the wrong place and is left out.
  */
 static void finding_line(void *ctx, const struct hog_line *l)
 {
@@ -578,7 +578,7 @@ static void finding_line(void *ctx, const struct hog_line *l)
 		tell(o->out, o->primary, o->warn, "%s", l->text);
 		return;
 	}
-	if (at == UNKNOWN_LOCATION && l->kind == HOG_LINE_STEP)
+	if (at == UNKNOWN_LOCATION && (l->kind == HOG_LINE_STEP || l->kind == HOG_LINE_TAKEN))
 		return;
 	tell(o->out, at != UNKNOWN_LOCATION ? at : o->primary, false, "%s", l->text);
 }
