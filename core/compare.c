@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "checker.h"
 
 static int vec_has(const struct hog_vec *v, const char *s)
 {
@@ -88,7 +89,7 @@ static int same_cost(const struct hog_finding *f, const struct hog_finding *g)
 {
 	if (g->kind != f->kind || !str_eq(g->cls, f->cls))
 		return 0;
-	if (f->kind == HK_LOOP)
+	if (hog_kind_at_site(f->kind))
 		return !strcmp(g->site_func, f->site_func);
 	return g->callee && f->callee && !strcmp(g->callee, f->callee);
 }

@@ -64,3 +64,82 @@ char *hog_path_text(const struct hog_finding *f, const struct hog_path *p)
 	}
 	return b.s ? b.s : hog_xstrdup("");
 }
+
+static void emit(hog_line_fn fn, void *ctx, enum hog_line_kind kind, const char *file,
+		 int line, int col, char *text)
+{
+	struct hog_line l = { kind, file, line, col, text };
+
+	fn(ctx, &l);
+	free(text);
+}
+
+/*
+ * "f() calls on here" at each call of the way after the holder's own and
+ * before the costly site's
+ */
+static void step_lines(const struct hog_finding *f, const struct hog_path *p,
+		       hog_line_fn fn, void *ctx)
+{
+	int i;
+
+	for (i = 1; i < p->nchain; i++) {
+		const struct hog_step *s = &p->chain[i];
+		int loops = i == p->nchain - 1 && hog_kind_at_site(f->kind);
+
+		/* the last call or the loop itself: the reason line is there */
+		if (s->line == f->site_line && s->col == f->site_col && s->file && f->site_file &&
+		    !strcmp(s->file, f->site_file))
+			continue;
+		emit(fn, ctx, HOG_LINE_STEP, s->file, s->line, s->col,
+		     hog_xasprintf("%s() %s here", s->func, loops ? "loops" : "calls on"));
+	}
+}
+
+static void caller_lines(const struct hog_finding *f, int max, hog_line_fn fn, void *ctx)
+{
+	const struct hog_path *p = &f->paths[0];
+	int i;
+
+	for (i = 1; i < f->npaths && i <= max; i++) {
+		const struct hog_path *q = &f->paths[i];
+		char *c = hog_path_text(f, q);
+
+		emit(fn, ctx, HOG_LINE_CALLER, q->file, q->line, q->col,
+		     hog_xasprintf("also reached from %s(): %s", q->holder, c));
+		free(c);
+	}
+	if (f->npaths > max + 1)
+		emit(fn, ctx, HOG_LINE_MORE, p->file, p->line, 0,
+		     hog_xasprintf("and from %d more callers", f->npaths - max - 1));
+}
+
+void hog_finding_lines(const struct hog_finding *f, int max_callers, hog_line_fn fn,
+		       void *ctx)
+{
+	const struct hog_path *p = &f->paths[0];
+	char *msg = hog_finding_message(f, p);
+	int max = max_callers > 0 ? max_callers : HOG_MAX_CALLERS_SHOWN;
+
+	emit(fn, ctx, HOG_LINE_MESSAGE, p->file, p->line, p->col,
+	     hog_xasprintf("%s [%s]", msg, hog_finding_option(f)));
+	free(msg);
+	msg = hog_path_text(f, p);
+	emit(fn, ctx, HOG_LINE_CHAIN, p->file, p->line, p->col, hog_xasprintf("chain: %s", msg));
+	free(msg);
+	emit(fn, ctx, HOG_LINE_REASON, f->site_file, f->site_line, f->site_col,
+	     hog_xasprintf("%s%s: %s", f->callee ? f->callee : f->site_func,
+			   f->callee ? "()" : "", f->reason ? f->reason : f->cls));
+	if (p->lock.line > 0 && p->lock.name)
+		emit(fn, ctx, HOG_LINE_TAKEN, p->file, p->lock.line, 0,
+		     hog_xasprintf("%s taken here", p->lock.name));
+	step_lines(f, p, fn, ctx);
+	caller_lines(f, max, fn, ctx);
+	if (f->limits) {
+		msg = hog_limit_text(f->limits);
+		emit(fn, ctx, HOG_LINE_INCOMPLETE, p->file, p->line, p->col,
+		     hog_xasprintf("incomplete: the analysis on the way to it was cut short (%s)",
+				   msg));
+		free(msg);
+	}
+}

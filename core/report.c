@@ -39,48 +39,35 @@ static void text_loc(struct hog_buf *b, const char *file, int line, int col)
 		hog_buf_printf(b, "%s:%d: ", file ? file : "?", line);
 }
 
+struct text_ctx {
+	struct hog_buf *b;
+	const struct hog_report_item *it;
+};
+
+/* One line of a finding (hog_finding_lines()): its own first, then notes. */
+static void text_line(void *ctx, const struct hog_line *l)
+{
+	struct text_ctx *t = ctx;
+	const struct hog_finding *f = t->it->f;
+
+	text_loc(t->b, l->file, l->line, l->col);
+	if (l->kind != HOG_LINE_MESSAGE) {
+		hog_buf_printf(t->b, "note: %s\n", l->text);
+		return;
+	}
+	hog_buf_printf(t->b, "%s: %s", hog_sev_name(f->sev), l->text);
+	if (base_name(t->it->state))
+		hog_buf_printf(t->b, " (%s)", base_name(t->it->state));
+	hog_buf_add(t->b, "\n");
+}
+
 static void text_one(struct hog_buf *b, const struct hog_report_item *it,
 		     const struct hog_report_opts *o)
 {
-	const struct hog_finding *f = it->f;
-	const struct hog_path *p = &f->paths[0];
-	char *msg = hog_finding_message(f, p), *chain = hog_path_text(f, p);
-	int i, maxc = o->max_callers > 0 ? o->max_callers : 5;
+	struct text_ctx t = { b, it };
 
-	text_loc(b, p->file, p->line, p->col);
-	hog_buf_printf(b, "%s: %s [%s]", hog_sev_name(f->sev), msg, hog_finding_option(f));
-	if (base_name(it->state))
-		hog_buf_printf(b, " (%s)", base_name(it->state));
-	hog_buf_add(b, "\n");
-	text_loc(b, p->file, p->line, p->col);
-	hog_buf_printf(b, "note: chain: %s\n", chain);
-	text_loc(b, f->site_file, f->site_line, f->site_col);
-	hog_buf_printf(b, "note: %s%s: %s\n", f->callee ? f->callee : f->site_func,
-		       f->callee ? "()" : "", f->reason ? f->reason : f->cls);
-	if (p->lock.line > 0 && p->lock.name)
-		hog_buf_printf(b, "%s:%d: note: %s taken here\n", p->file, p->lock.line,
-			       p->lock.name);
-	for (i = 1; i < f->npaths && i <= maxc; i++) {
-		char *c = hog_path_text(f, &f->paths[i]);
-
-		text_loc(b, f->paths[i].file, f->paths[i].line, f->paths[i].col);
-		hog_buf_printf(b, "note: also reached from %s(): %s\n", f->paths[i].holder, c);
-		free(c);
-	}
-	if (f->npaths > maxc + 1)
-		hog_buf_printf(b, "%s:%d: note: and from %d more callers\n", p->file, p->line,
-			       f->npaths - maxc - 1);
-	if (f->limits) {
-		char *lim = hog_limit_text(f->limits);
-
-		text_loc(b, p->file, p->line, p->col);
-		hog_buf_printf(b, "note: incomplete: the analysis on the way to it was cut short (%s)\n",
-			       lim);
-		free(lim);
-	}
-	hog_buf_printf(b, "    fingerprint %s\n", f->fingerprint);
-	free(msg);
-	free(chain);
+	hog_finding_lines(it->f, o->max_callers, text_line, &t);
+	hog_buf_printf(b, "    fingerprint %s\n", it->f->fingerprint);
 }
 
 /* One finding as hog_report's text shows it, for a command with its own header. */

@@ -101,6 +101,12 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->all);
 	hog_vec_free(&r->strip);
 	hog_vec_free(&r->release_words);
+	hog_vec_free(&r->fe.lock_tags);
+	hog_vec_free(&r->fe.lock_typedefs);
+	hog_vec_free(&r->fe.parent_fields);
+	hog_vec_free(&r->fe.parent_calls);
+	hog_vec_free(&r->fe.percpu_arch);
+	hog_vec_free(&r->fe.percpu_prefix);
 	hog_arena_free(&r->arena);
 	if (r->own_strs)
 		hog_strtab_free(r->strs);
@@ -124,6 +130,51 @@ int hog_rules_is_strip(const struct hog_rules *r, const char *field)
 
 	for (i = 0; i < r->strip.n; i++)
 		if (r->strip.v[i] == field)
+			return 1;
+	return 0;
+}
+
+static int in_list(const struct hog_vec *v, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < v->n; i++)
+		if (!strcmp(v->v[i], name))
+			return 1;
+	return 0;
+}
+
+int hog_rules_is_lock_type(const struct hog_rules *r, int is_typedef, const char *name)
+{
+	return in_list(is_typedef ? &r->fe.lock_typedefs : &r->fe.lock_tags, name);
+}
+
+int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field)
+{
+	size_t n = tag ? strlen(tag) : 0;
+	int i;
+
+	for (i = 0; field && i < r->fe.parent_fields.n; i++) {
+		const char *x = r->fe.parent_fields.v[i];
+
+		if (!strncmp(x, tag, n) && x[n] == '.' && !strcmp(x + n + 1, field))
+			return 1;
+	}
+	return 0;
+}
+
+int hog_rules_is_parent_call(const struct hog_rules *r, const char *func)
+{
+	return in_list(&r->fe.parent_calls, func);
+}
+
+int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const char *tmpl)
+{
+	int i;
+
+	for (i = 0; arch && tmpl && i < r->fe.percpu_prefix.n; i++)
+		if (!strcmp(r->fe.percpu_arch.v[i], arch) &&
+		    strstr(tmpl, r->fe.percpu_prefix.v[i]))
 			return 1;
 	return 0;
 }
@@ -595,6 +646,115 @@ static int parse_rule(struct parse *p, enum hog_rule_kind kind)
 	return add_rule(p, x);
 }
 
+static void push_name(struct parse *p, struct hog_vec *v, const char *name)
+{
+	hog_vec_push(v, (void *)hog_intern(p->r->strs, name));
+}
+
+/* The fields after the directive (and its first word, from i on) are bare words. */
+static int bare_words(struct parse *p, int i, const char *d)
+{
+	for (; i < p->ntok; i++)
+		if (p->tok[i].key || p->tok[i].quoted)
+			return perr(p, "%s takes bare words, not '%s%s%s'", d,
+				    p->tok[i].key ? p->tok[i].key : "",
+				    p->tok[i].key ? "=" : "", p->tok[i].val);
+	return 0;
+}
+
+/* lock-type struct TAG... | lock-type typedef NAME... */
+static int parse_lock_type(struct parse *p)
+{
+	struct hog_frontend_rules *fe = &p->r->fe;
+	const char *ns = p->ntok > 1 ? p->tok[1].val : "";
+	int i, td = !strcmp(ns, "typedef");
+
+	if (bare_words(p, 1, "lock-type"))
+		return -1;
+	if (!td && strcmp(ns, "struct"))
+		return perr(p, "lock-type needs 'struct' or 'typedef', then type names");
+	if (p->ntok < 3)
+		return perr(p, "lock-type %s needs type names", ns);
+	for (i = 2; i < p->ntok; i++) {
+		if (!is_ident(p->tok[i].val))
+			return perr(p, "'%s' is not a C identifier", p->tok[i].val);
+		push_name(p, td ? &fe->lock_typedefs : &fe->lock_tags, p->tok[i].val);
+	}
+	return 0;
+}
+
+/* parent-field STRUCT.FIELD... */
+static int parse_parent_field(struct parse *p)
+{
+	int i;
+
+	if (bare_words(p, 1, "parent-field"))
+		return -1;
+	if (p->ntok < 2)
+		return perr(p, "parent-field needs STRUCT.FIELD names");
+	for (i = 1; i < p->ntok; i++) {
+		char buf[256], *dot;
+
+		snprintf(buf, sizeof(buf), "%s", p->tok[i].val);
+		dot = strchr(buf, '.');
+		if (dot)
+			*dot++ = 0;
+		if (!dot || !is_ident(buf) || !is_ident(dot))
+			return perr(p, "parent-field takes STRUCT.FIELD, not '%s'", p->tok[i].val);
+		push_name(p, &p->r->fe.parent_fields, p->tok[i].val);
+	}
+	return 0;
+}
+
+/* parent-call NAME... */
+static int parse_parent_call(struct parse *p)
+{
+	int i;
+
+	if (bare_words(p, 1, "parent-call"))
+		return -1;
+	if (p->ntok < 2)
+		return perr(p, "parent-call needs function names");
+	for (i = 1; i < p->ntok; i++) {
+		if (!is_ident(p->tok[i].val))
+			return perr(p, "'%s' is not a C identifier", p->tok[i].val);
+		push_name(p, &p->r->fe.parent_calls, p->tok[i].val);
+	}
+	return 0;
+}
+
+/* percpu-asm ARCH PREFIX... */
+static int parse_percpu_asm(struct parse *p)
+{
+	struct hog_frontend_rules *fe = &p->r->fe;
+	int i;
+
+	if (p->ntok < 3)
+		return perr(p, "percpu-asm needs an architecture and asm prefixes");
+	if (p->tok[1].key || p->tok[1].quoted || !is_ident(p->tok[1].val))
+		return perr(p, "percpu-asm needs an architecture name, not '%s'", p->tok[1].val);
+	for (i = 2; i < p->ntok; i++) {
+		if (p->tok[i].key)
+			return perr(p, "percpu-asm takes asm prefixes, not '%s=%s'",
+				    p->tok[i].key, p->tok[i].val);
+		if (!p->tok[i].val[0])
+			return perr(p, "empty asm prefix");
+		push_name(p, &fe->percpu_arch, p->tok[1].val);
+		push_name(p, &fe->percpu_prefix, p->tok[i].val);
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*parse)(struct parse *p);
+} frontend_directives[] = {
+	{ "lock-type", parse_lock_type },
+	{ "parent-field", parse_parent_field },
+	{ "parent-call", parse_parent_call },
+	{ "percpu-asm", parse_percpu_asm },
+};
+
 static int parse_line(struct parse *p, char *s)
 {
 	const char *d;
@@ -626,6 +786,9 @@ static int parse_line(struct parse *p, char *s)
 		}
 		return 0;
 	}
+	for (k = 0; k < N(frontend_directives); k++)
+		if (!strcmp(d, frontend_directives[k].name))
+			return frontend_directives[k].parse(p);
 	for (k = 0; k < HR_NKINDS; k++)
 		if (!strcmp(d, kind_names[k]))
 			return parse_rule(p, (enum hog_rule_kind)k);

@@ -97,6 +97,20 @@ struct hog_rank_policy {
 	int batched;		/* only once per per-CPU batch */
 };
 
+/*
+ * What a frontend matches in the program's types and code rather than in
+ * call names (rules/README.md, "Types, hierarchies, per-CPU asm"): exact
+ * names, each list in file order, interned.
+ */
+struct hog_frontend_rules {
+	struct hog_vec lock_tags;	/* lock-type struct: "spinlock", "mutex" */
+	struct hog_vec lock_typedefs;	/* lock-type typedef: "rwlock_t" */
+	struct hog_vec parent_fields;	/* parent-field: "page_counter.parent" */
+	struct hog_vec parent_calls;	/* parent-call: "parent_mem_cgroup" */
+	struct hog_vec percpu_arch;	/* percpu-asm: architecture of each prefix */
+	struct hog_vec percpu_prefix;	/* percpu-asm: "%gs:" */
+};
+
 struct hog_rules {
 	struct hog_strtab *strs;
 	int own_strs;
@@ -104,6 +118,7 @@ struct hog_rules {
 	struct hog_map *byname;	/* interned name -> first struct hog_rule */
 	struct hog_vec all;	/* every rule in file order */
 	struct hog_vec strip;	/* interned field names dropped from lock identities */
+	struct hog_frontend_rules fe;
 	struct hog_loop_policy loop;
 	struct hog_rank_policy rank;
 	struct hog_vec release_words;	/* "release-by-name": interned words */
@@ -131,6 +146,16 @@ int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
 int hog_rules_release_by_name(const struct hog_rules *r, const char *name);
 
 const char *hog_rule_kind_name(enum hog_rule_kind k);
+
+/*
+ * The frontend's lookups, by exact name (any string, interned or not).
+ * is_typedef: name is a typedef name, else a struct tag.
+ */
+int hog_rules_is_lock_type(const struct hog_rules *r, int is_typedef, const char *name);
+int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field);
+int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
+/* Whether an inline asm template reads per-CPU data on arch ("x86_64"). */
+int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const char *tmpl);
 
 #ifdef __cplusplus
 }

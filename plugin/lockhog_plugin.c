@@ -19,6 +19,9 @@
  *   fault=FUNC, fault-ice=FUNC
  *                 for tests: crash (SIGSEGV) or fail a GCC assertion while
  *                 lowering FUNC; FUNC "@analysis" is the unit's analysis
+ *   Wlockhog[-KIND], Wno-lockhog[-KIND]
+ *                 show or silence a kind's diagnostics, like GCC's own
+ *                 -Wno-lockhog-KIND (see read_warning_options())
  *
  * Nothing the plugin does may break a build or change the code GCC
  * generates.  Lowering a function with loops uses GCC's loop machinery,
@@ -34,6 +37,7 @@
  * itself off.
  */
 #include "gcc-compat.h"
+#include "opts.h"
 #include "plugin-version.h"
 #include <signal.h>
 #include <setjmp.h>
@@ -43,6 +47,7 @@
 #include "../core/analysis.h"
 #include "../core/message.h"
 #include "../core/report.h"
+#include "../core/checker.h"
 
 int plugin_is_GPL_compatible;
 
@@ -56,7 +61,11 @@ static struct plugin_info lockhog_info = {
 		"  -fplugin-arg-lockhog-tag=X       (ignored: for kbuild's rebuilds)\n"
 		"  -fplugin-arg-lockhog-fault=FUNC  (tests: SIGSEGV while lowering FUNC,\n"
 		"                                    or in the analysis if FUNC is @analysis)\n"
-		"  -fplugin-arg-lockhog-fault-ice=FUNC  (the same, a failed GCC assertion)\n",
+		"  -fplugin-arg-lockhog-fault-ice=FUNC  (the same, a failed GCC assertion)\n"
+		"  -Wno-lockhog[-KIND]              silence the findings of KIND (call, loop,\n"
+		"                                   sleep, atomic; none: all) in diagnostics\n"
+		"  -fplugin-arg-lockhog-Wlockhog[-KIND], -fplugin-arg-lockhog-Wno-lockhog[-KIND]\n"
+		"                                   the same as a plugin argument; the last wins\n",
 };
 
 enum diag_mode { DIAG_WARN, DIAG_NOTE, DIAG_NONE };
@@ -76,6 +85,7 @@ static struct {
 	const char *fault_ice;	/* fault-ice=: a GCC assertion there */
 	int broken;		/* a fault in-process, or no child: no more for this unit */
 	struct hog_vec parts;	/* modules the children's IR was read into */
+	bool silenced[HOG_MAX_KINDS];	/* -Wno-lockhog-KIND: no diagnostics of the kind */
 } lh;
 
 /* ---- isolation: analysis in a forked copy of the compiler ---- */
@@ -308,7 +318,7 @@ static void lower_child(void *arg, struct hog_buf *out)
 	void *val;
 	size_t it = 0;
 
-	lh_lower(m, &locs);
+	lh_lower(m, &locs, lh.rules);
 	fault_here((const char *)arg);
 	hog_module_write(m, out);
 	while (hog_map_next(locs.map, &it, &key, &val)) {
@@ -407,7 +417,7 @@ static void lower_guarded(const char *name)
 	guard_enter();
 	sig = sigsetjmp(guard_env, 1);
 	if (!sig) {
-		lh_lower(lh.mod, &lh.locs);
+		lh_lower(lh.mod, &lh.locs, lh.rules);
 		fault_here(name);
 	} else {
 		guard_on = 0;
@@ -422,11 +432,11 @@ static void lower_guarded(const char *name)
 	}
 }
 
-unsigned int lockhog_pass::execute(function *fn)
+/* cfun is the function: the pass manager set it */
+unsigned int lockhog_pass::execute(function *)
 {
 	const char *name = IDENTIFIER_POINTER(DECL_NAME(current_function_decl));
 
-	(void)fn;
 	start_unit();
 	if (lh.broken)
 		return 0;
@@ -495,7 +505,14 @@ static void say(location_t loc, bool warn, const char *fmt, ...)
 	global_dc->warning_as_error_requested = false;
 	va_start(ap, fmt);
 	diagnostic_set_info(&d, fmt, &ap, &rl, warn ? DK_WARNING : DK_NOTE);
-	diagnostic_report_diagnostic(global_dc, &d);
+	/*
+	 * Nor are they counted as the compiler's warnings: GCC would take a
+	 * -Wno-lockhog-KIND that did its work for a misspelt option ("may
+	 * have been intended to silence earlier diagnostics").
+	 */
+	if (diagnostic_report_diagnostic(global_dc, &d) && warn &&
+	    d.kind == DK_WARNING && diagnostic_kind_count(global_dc, DK_WARNING) > 0)
+		diagnostic_kind_count(global_dc, DK_WARNING)--;
 	va_end(ap);
 	global_dc->warning_as_error_requested = werror;
 }
@@ -540,37 +557,38 @@ static location_t find_loc(const char *file, int line, int col)
 	return lh_locs_find(&lh.locs, file ? file : "", line, col);
 }
 
+struct finding_out {
+	struct hog_buf *out;
+	bool warn;		/* the finding's own line is a warning, else a note */
+	location_t primary;	/* where the finding is: for lines with no place of their own */
+};
+
+/*
+ * One line of a finding (hog_finding_lines()), as lockhog's text report
+ * has it: the finding a warning or a note, the rest notes.  A line whose
+ * place the unit never saw goes with the finding, but a chain step or
+ * the acquire would then point at the wrong place and is left out.
+ */
+static void finding_line(void *ctx, const struct hog_line *l)
+{
+	struct finding_out *o = (struct finding_out *)ctx;
+	location_t at = find_loc(l->file, l->line, l->col);
+
+	if (l->kind == HOG_LINE_MESSAGE) {
+		o->primary = at != UNKNOWN_LOCATION ? at : input_location;
+		tell(o->out, o->primary, o->warn, "%s", l->text);
+		return;
+	}
+	if (at == UNKNOWN_LOCATION && (l->kind == HOG_LINE_STEP || l->kind == HOG_LINE_TAKEN))
+		return;
+	tell(o->out, at != UNKNOWN_LOCATION ? at : o->primary, false, "%s", l->text);
+}
+
 static void report_finding(struct hog_buf *out, const struct hog_finding *f, bool warn)
 {
-	const struct hog_path *p = &f->paths[0];
-	location_t loc = find_loc(p->file, p->line, p->col), at;
-	char *msg = hog_finding_message(f, p), *chain = hog_path_text(f, p);
-	int i;
+	struct finding_out o = { out, warn, UNKNOWN_LOCATION };
 
-	if (loc == UNKNOWN_LOCATION)
-		loc = input_location;
-	tell(out, loc, warn, "%s [%s]", msg, hog_finding_option(f));
-	tell(out, loc, false, "%s: %s", f->callee ? f->callee : f->site_func,
-	     f->reason ? f->reason : f->cls);
-	if (p->nchain > 1 || f->kind != HK_LOOP)
-		tell(out, loc, false, "call chain: %s", chain);
-	for (i = 1; i < p->nchain; i++) {
-		at = find_loc(p->chain[i].file, p->chain[i].line, p->chain[i].col);
-		if (at != UNKNOWN_LOCATION)
-			tell(out, at, false, "%s() %s here", p->chain[i].func,
-			     i == p->nchain - 1 && f->kind == HK_LOOP ? "loops" : "calls on");
-	}
-	for (i = 1; i < f->npaths && i < 6; i++) {
-		char *c = hog_path_text(f, &f->paths[i]);
-
-		tell(out, loc, false, "also reached from %s() at %s:%d: %s", f->paths[i].holder,
-		     f->paths[i].file, f->paths[i].line, c);
-		free(c);
-	}
-	if (f->npaths > 6)
-		tell(out, loc, false, "and from %d more callers", f->npaths - 6);
-	free(msg);
-	free(chain);
+	hog_finding_lines(f, HOG_MAX_CALLERS_SHOWN, finding_line, &o);
 }
 
 /* Machine-readable findings of this unit, written whole or not at all. */
@@ -595,13 +613,12 @@ static void write_json(struct hog_buf *out, struct hog_prog *prog)
 }
 
 /* In the child: the unit's analysis; the process ends with it, nothing is freed. */
-static void analysis_child(void *arg, struct hog_buf *out)
+static void analysis_child(void *, struct hog_buf *out)
 {
 	struct hog_prog *prog = hog_prog_new(lh.strs, lh.rules);
 	bool warn = lh.diag == DIAG_WARN;
 	int i;
 
-	(void)arg;
 	hog_prog_add_module(prog, lh.mod);
 	hog_prog_solve(prog);
 	fault_here("@analysis");
@@ -611,21 +628,19 @@ static void analysis_child(void *arg, struct hog_buf *out)
 		/* header findings belong to the whole-tree scan, not every unit */
 		if (f->paths[0].file && lh.main_file && strcmp(f->paths[0].file, lh.main_file))
 			continue;
-		if (lh.diag != DIAG_NONE)
+		if (lh.diag != DIAG_NONE && !lh.silenced[f->kind])
 			report_finding(out, f, warn && f->sev >= HS_WARNING);
 	}
 	if (lh.json_path)
 		write_json(out, prog);
 }
 
-static void finish_unit(void *gcc_data, void *user_data)
+static void finish_unit(void *, void *)
 {
 	struct hog_buf out = { 0 };
 	char why[256];
 	int i, rc;
 
-	(void)gcc_data;
-	(void)user_data;
 	if (lh.disabled || !lh.mod || lh.broken)
 		return;
 	emit_section();
@@ -662,8 +677,152 @@ static const char *default_rules(const char *plugin_path)
 	return p;
 }
 
+/*
+ * "Wno-lockhog-loop", "Wlockhog", ...: the kinds it names (a mask of
+ * 1 << kind, the checkers' names) and whether it shows them, or -1 when
+ * it is no such option.
+ */
+static int warning_option(const char *opt, bool *show)
+{
+	const char *k;
+	int i;
+
+	*show = strncmp(opt, "Wno-", 4) != 0;
+	k = *show ? opt + 1 : opt + 4;
+	if (opt[0] != 'W' || strncmp(k, "lockhog", 7))
+		return -1;
+	k += 7;
+	if (!*k)
+		return (1 << hog_nkinds()) - 1;
+	for (i = 0; *k == '-' && i < hog_nkinds(); i++)
+		if (!strcmp(k + 1, hog_kind_name((enum hog_kind)i)))
+			return 1 << i;
+	return -1;
+}
+
+/* -Wno-lockhog... and -fplugin-arg-lockhog-W... options read, at most */
+#define MAX_WARNING_OPTIONS 64
+
+/* Our warning options, "Wno-lockhog-call" and the like, in some order. */
+struct wopts {
+	const char *v[MAX_WARNING_OPTIONS];
+	int n;
+};
+
+/* Keeps opt if it is one of ours: "-Wno-lockhog-KIND" or "-fplugin-arg-BASE-W..." */
+static void wopts_add(struct wopts *w, const char *opt, const char *base)
+{
+	size_t n = strlen(base);
+	bool show;
+
+	if (opt[0] != '-')
+		return;
+	opt++;
+	if (!strncmp(opt, "fplugin-arg-", 12) && !strncmp(opt + 12, base, n) &&
+	    opt[12 + n] == '-')
+		opt += 12 + n + 1;
+	if (warning_option(opt, &show) > 0 && w->n < MAX_WARNING_OPTIONS)
+		w->v[w->n++] = opt;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether a and b hold the same options, whatever their order. */
+static bool wopts_same(const struct wopts *a, const struct wopts *b)
+{
+	struct wopts x = *a, y = *b;
+	int i;
+
+	if (x.n != y.n)
+		return false;
+	qsort(x.v, x.n, sizeof(x.v[0]), cmp_str);
+	qsort(y.v, y.n, sizeof(y.v[0]), cmp_str);
+	for (i = 0; i < x.n; i++)
+		if (strcmp(x.v[i], y.v[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The driver's own command line, COLLECT_GCC_OPTIONS: 'opt' 'opt' ...,
+ * a quote inside written '\''.  Its words are kept in buf.
+ */
+static void driver_options(struct wopts *w, const char *base, char *buf, size_t len)
+{
+	const char *e = getenv("COLLECT_GCC_OPTIONS");
+	char *o = buf, *end = buf + len - 1, *word;
+
+	while (e && *e) {
+		while (*e == ' ')
+			e++;
+		if (*e != '\'')
+			return;
+		word = o;
+		for (e++; *e && o < end; ) {
+			if (!strncmp(e, "'\\''", 4)) {
+				*o++ = '\'';
+				e += 4;
+			} else if (*e == '\'') {
+				e++;
+				break;
+			} else {
+				*o++ = *e++;
+			}
+		}
+		if (o >= end)
+			return;
+		*o++ = 0;
+		wopts_add(w, word, base);
+	}
+}
+
+/*
+ * -Wno-lockhog-KIND silences KIND's diagnostics (-Wno-lockhog: every
+ * kind), -Wlockhog-KIND shows them again, and the last one given wins,
+ * as with GCC's own warnings.  GCC lets an unknown -Wno-* through to the
+ * compiler proper, which keeps it in the decoded options as
+ * OPT_SPECIAL_unknown; but both the driver and cc1 refuse an unknown
+ * -Wlockhog-KIND, so that form (and -Wno- too) is also taken as a plugin
+ * argument, -fplugin-arg-lockhog-Wlockhog-KIND.  The driver hands cc1
+ * every -W option before every -f option, so the order they were given
+ * in is the driver's (COLLECT_GCC_OPTIONS, in the environment of what it
+ * runs), when that holds the same options; else cc1's own (cc1 run by
+ * hand).  Only what the plugin prints is silenced: the analysis still
+ * goes into the object and into the json= file.
+ */
+static void read_warning_options(const char *base)
+{
+	static char buf[8192];
+	struct wopts cc1 = { {}, 0 }, drv = { {}, 0 };
+	const struct wopts *w = &cc1;
+	unsigned i;
+	int j, k;
+
+	for (i = 0; i < save_decoded_options_count; i++) {
+		const struct cl_decoded_option *o = &save_decoded_options[i];
+
+		if (o->opt_index == OPT_SPECIAL_unknown || o->opt_index == OPT_fplugin_arg_)
+			wopts_add(&cc1, o->orig_option_with_args_text, base);
+	}
+	driver_options(&drv, base, buf, sizeof(buf));
+	if (wopts_same(&cc1, &drv))
+		w = &drv;
+	for (j = 0; j < w->n; j++) {
+		bool show;
+		int mask = warning_option(w->v[j], &show);
+
+		for (k = 0; k < hog_nkinds(); k++)
+			if (mask & (1 << k))
+				lh.silenced[k] = !show;
+	}
+}
+
 static bool parse_args(struct plugin_name_args *info)
 {
+	bool show;
 	int i;
 
 	lh.diag = DIAG_WARN;
@@ -695,6 +854,8 @@ static bool parse_args(struct plugin_name_args *info)
 			lh.fault_ice = v;
 		} else if (!strcmp(k, "tag")) {
 			/* for kbuild's command-line tracking only */
+		} else if (!v && warning_option(k, &show) > 0) {
+			/* read in order with GCC's options: read_warning_options() */
 		} else {
 bad:
 			inform(UNKNOWN_LOCATION, "lockhog: unknown option %<-fplugin-arg-lockhog-%s%s%s%>; plugin disabled",
@@ -719,6 +880,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		lh.disabled = 1;
 		return 0;
 	}
+	read_warning_options(info->base_name);
 	lh.strs = hog_strtab_new();
 	lh.rules = hog_rules_new(lh.strs);
 	if (hog_rules_load(lh.rules, lh.rules_path, &err)) {

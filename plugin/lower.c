@@ -5,10 +5,11 @@
  * plus an entry block, calls as events, loops with GCC's own bound.
  */
 #include "gcc-compat.h"
+#include "configargs.h"
 #include "lower.h"
 
-void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
-		  location_t loc)
+static void locs_put(struct lh_locs *l, const char *file, int line, int col,
+		     location_t loc)
 {
 	char *k = hog_xasprintf("%s:%d:%d", file, line, col);
 	const char *key = hog_intern(l->strs, k);
@@ -16,6 +17,19 @@ void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
 	free(k);
 	if (!hog_map_get(l->map, key))
 		hog_map_put(l->map, key, (void *)(uintptr_t)(loc + 1));
+}
+
+/*
+ * The first statement seen at a place is its location; the first on a
+ * line also answers for the line with column 0 (where a lock was taken
+ * is known by its line only).
+ */
+void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
+		  location_t loc)
+{
+	locs_put(l, file, line, col, loc);
+	if (col)
+		locs_put(l, file, line, 0, loc);
 }
 
 location_t lh_locs_find(struct lh_locs *l, const char *file, int line, int col)
@@ -38,10 +52,10 @@ static const char *clean_path(const char *f)
 	return f;
 }
 
-static struct hog_module *L_current;	/* for percpu_value()'s address lookups */
-
 struct lower {
 	struct hog_module *m;
+	const struct hog_rules *rules;	/* lock-type, parent-*, percpu-asm */
+	const char *arch;		/* the target, as percpu-asm names it */
 	struct lh_locs *locs;
 	struct hog_func *f;
 	int *bbmap;		/* bb index -> IR block */
@@ -201,19 +215,48 @@ static void lower_asm(struct lower *L, struct hog_block *b, gasm *a)
 	e->args[0].kind = e->args[0].addr ? HV_ADDR : HV_UNKNOWN;
 }
 
-/* Is t a pointer to a lock: spinlock_t *, struct mutex *, ... */
-static bool lock_pointer(tree t)
+/* typedefs of typedefs followed from a lock pointer's pointee, at most */
+#define MAX_TYPEDEF_CHAIN 8
+
+/* A struct's tag ("spinlock" for struct spinlock), or NULL when it has none. */
+static const char *struct_tag(tree type)
 {
-	tree pt;
-	const char *n;
+	tree n = TYPE_NAME(TYPE_MAIN_VARIANT(type));
+
+	if (n && TREE_CODE(n) == IDENTIFIER_NODE)
+		return IDENTIFIER_POINTER(n);
+	/* C++ names a tag with an artificial TYPE_DECL */
+	if (n && TREE_CODE(n) == TYPE_DECL && DECL_ARTIFICIAL(n) && DECL_NAME(n))
+		return IDENTIFIER_POINTER(DECL_NAME(n));
+	return NULL;
+}
+
+/*
+ * Is t a pointer to a lock (spinlock_t *, struct mutex *)?  The pointee's
+ * typedef names, outermost first (spinlock_t, then any typedef it was
+ * made from), and its struct tag are looked up exactly in the rules'
+ * lock-type lists: struct block_device or clock_event_device are not locks.
+ * Anonymous structs (rwlock_t, local_lock_t) have only their typedef.
+ */
+static bool lock_pointer(struct lower *L, tree t)
+{
+	tree pt, ty;
+	int n = 0;
 
 	if (!POINTER_TYPE_P(t))
 		return false;
 	pt = TREE_TYPE(t);
 	if (TREE_CODE(pt) != RECORD_TYPE)
 		return false;
-	n = lh_struct_name(pt);
-	return strstr(n, "lock") || strstr(n, "mutex") || strstr(n, "sem");
+	for (ty = pt; ty && n++ < MAX_TYPEDEF_CHAIN; ty = DECL_ORIGINAL_TYPE(TYPE_NAME(ty))) {
+		tree d = TYPE_NAME(ty);
+
+		if (!d || TREE_CODE(d) != TYPE_DECL || DECL_ARTIFICIAL(d) || !DECL_NAME(d))
+			break;
+		if (hog_rules_is_lock_type(L->rules, 1, IDENTIFIER_POINTER(DECL_NAME(d))))
+			return true;
+	}
+	return hog_rules_is_lock_type(L->rules, 0, struct_tag(pt));
 }
 
 /* vmf->ptl = ptl: the core must know the field holds that lock */
@@ -224,7 +267,7 @@ static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 	const char *dst;
 
 	if (!gimple_assign_single_p(as) || TREE_CODE(rhs) != SSA_NAME ||
-	    !lock_pointer(TREE_TYPE(rhs)))
+	    !lock_pointer(L, TREE_TYPE(rhs)))
 		return;
 	dst = lh_address(L->m, lhs);
 	if (!dst)
@@ -274,11 +317,34 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 }
 
 /*
- * Is v read from this CPU's counters: an asm addressing %gs (this_cpu_*
- * and __this_cpu_* on x86) or a load through this_cpu_ptr(), through
+ * The target as the rules' percpu-asm lines name it: the CPU of GCC's
+ * --target triple, or i386 for x86's -m32 (whose per-CPU segment differs).
+ */
+static const char *target_arch(void)
+{
+	static char arch[64];
+	const char *t = strstr(configuration_arguments, "--target=");
+	size_t n;
+
+	if (arch[0])
+		return arch;
+	t = t ? t + strlen("--target=") : "unknown";
+	n = strcspn(t, "- ");
+	snprintf(arch, sizeof(arch), "%.*s", (int)n, t);
+#ifdef TARGET_64BIT
+	if (!strcmp(arch, "x86_64") && !TARGET_64BIT)
+		snprintf(arch, sizeof(arch), "i386");
+#endif
+	return arch;
+}
+
+/*
+ * Is v read from this CPU's counters: an asm addressing per-CPU data
+ * (a percpu-asm prefix of the target: %gs: for this_cpu_* and
+ * __this_cpu_* on x86-64) or a load through this_cpu_ptr(), through
  * arithmetic, copies and phis?
  */
-static bool percpu_value(tree v, int depth)
+static bool percpu_value(struct lower *L, tree v, int depth)
 {
 	gimple *d;
 
@@ -286,10 +352,10 @@ static bool percpu_value(tree v, int depth)
 		return false;
 	d = SSA_NAME_DEF_STMT(v);
 	if (gasm *a = dyn_cast<gasm *>(d))
-		return strstr(gimple_asm_string(a), "%gs:") != NULL;
+		return hog_rules_asm_is_percpu(L->rules, L->arch, gimple_asm_string(a));
 	if (gphi *phi = dyn_cast<gphi *>(d)) {
 		for (unsigned i = 0; i < gimple_phi_num_args(phi); i++)
-			if (percpu_value(gimple_phi_arg_def(phi, i), depth + 1))
+			if (percpu_value(L, gimple_phi_arg_def(phi, i), depth + 1))
 				return true;
 		return false;
 	}
@@ -303,16 +369,16 @@ static bool percpu_value(tree v, int depth)
 			while (handled_component_p(base))
 				base = TREE_OPERAND(base, 0);
 			if (TREE_CODE(base) == MEM_REF) {
-				const char *e = lh_address(L_current, base);
+				const char *e = lh_address(L->m, base);
 
 				return e && strchr(e, '#');
 			}
 			return false;
 		}
-		if (percpu_value(r1, depth + 1))
+		if (percpu_value(L, r1, depth + 1))
 			return true;
 		if (gimple_num_ops(as) > 2)
-			return percpu_value(gimple_assign_rhs2(as), depth + 1);
+			return percpu_value(L, gimple_assign_rhs2(as), depth + 1);
 	}
 	return false;
 }
@@ -325,12 +391,11 @@ static void batch_cond(struct lower *L, struct hog_block *b, gcond *c)
 
 	if (code != GT_EXPR && code != GE_EXPR && code != LT_EXPR && code != LE_EXPR)
 		return;
-	L_current = L->m;
-	if (percpu_value(r, 0) && !percpu_value(l, 0)) {
+	if (percpu_value(L, r, 0) && !percpu_value(L, l, 0)) {
 		std::swap(l, r);
 		code = swap_tree_comparison(code);
 	}
-	if (!percpu_value(l, 0))
+	if (!percpu_value(L, l, 0))
 		return;
 	/* count > limit is the rare way; count < limit the common one */
 	b->cond = code == GT_EXPR || code == GE_EXPR ? HC_BATCH0 : HC_BATCH1;
@@ -482,8 +547,8 @@ static tree loaded_field(tree v, tree base, int depth)
 	return NULL_TREE;
 }
 
-/* next = parent_mem_cgroup(cur) and the like */
-static bool parent_call(tree next, tree cur)
+/* next = parent_mem_cgroup(cur): a parent-call of the rules */
+static bool parent_call(struct lower *L, tree next, tree cur)
 {
 	gcall *c;
 	tree fn;
@@ -494,8 +559,8 @@ static bool parent_call(tree next, tree cur)
 	c = dyn_cast<gcall *>(SSA_NAME_DEF_STMT(next));
 	if (!c || !(fn = gimple_call_fndecl(c)) || gimple_call_num_args(c) < 1)
 		return false;
-	return strstr(IDENTIFIER_POINTER(DECL_NAME(fn)), "parent") &&
-	       gimple_call_arg(c, 0) == cur;
+	return gimple_call_arg(c, 0) == cur &&
+	       hog_rules_is_parent_call(L->rules, IDENTIFIER_POINTER(DECL_NAME(fn)));
 }
 
 /* Is v what a call returned, through copies and phis of such values and constants? */
@@ -545,7 +610,17 @@ static bool exits_on_calls(class loop *loop)
 	return true;
 }
 
-static enum hog_loop_shape loop_shape(class loop *loop)
+/* next = cur->parent: a parent-field of the rules (STRUCT.FIELD, by tag) */
+static bool parent_field(struct lower *L, tree field)
+{
+	tree rec = DECL_CONTEXT(field);
+
+	return rec && DECL_NAME(field) && TREE_CODE(rec) == RECORD_TYPE &&
+	       hog_rules_is_parent_field(L->rules, struct_tag(rec),
+					 IDENTIFIER_POINTER(DECL_NAME(field)));
+}
+
+static enum hog_loop_shape loop_shape(struct lower *L, class loop *loop)
 {
 	enum hog_loop_shape shape = HL_OTHER;
 	edge latch = loop_latch_edge(loop);
@@ -561,11 +636,10 @@ static enum hog_loop_shape loop_shape(class loop *loop)
 		if (next != res)
 			carried++;
 		if (POINTER_TYPE_P(TREE_TYPE(res))) {
-			if (parent_call(next, res))
+			if (parent_call(L, next, res))
 				return HL_PARENT_WALK;
 			field = loaded_field(next, res, 0);
-			if (field && DECL_NAME(field) &&
-			    strstr(IDENTIFIER_POINTER(DECL_NAME(field)), "parent"))
+			if (field && parent_field(L, field))
 				return HL_PARENT_WALK;
 			if (field)
 				shape = HL_PTRCHASE;
@@ -777,7 +851,7 @@ static void lower_loops(struct lower *L)
 				    L->bbmap[body[i]->index] : 0;
 		loop_where(L, loop, &line, &col);
 		hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
-				  bound, loop_shape(loop), loop->num_nodes, blocks);
+				  bound, loop_shape(L, loop), loop->num_nodes, blocks);
 		free(blocks);
 		free(body);
 	}
@@ -788,7 +862,8 @@ bool lh_lower_changes_cfg(void)
 	return loops_for_fn(cfun) && number_of_loops(cfun) > 1;
 }
 
-struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs)
+struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
+			  const struct hog_rules *rules)
 {
 	struct lower L;
 	basic_block bb;
@@ -810,6 +885,8 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs)
 	memset(&L, 0, sizeof(L));
 	L.loops_open = loops_open;
 	L.m = m;
+	L.rules = rules;
+	L.arch = target_arch();
 	L.locs = locs;
 	L.file = hog_intern(m->strs, clean_path(fx.file));
 	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p))

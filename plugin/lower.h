@@ -4,10 +4,11 @@
 #define LOCKHOG_LOWER_H
 
 #include "../core/ir.h"
+#include "../core/rules.h"
 
 struct lh_locs {
 	struct hog_strtab *strs;
-	struct hog_map *map;	/* interned "file:line:col" -> location_t + 1 */
+	struct hog_map *map;	/* interned "file:line:col" -> location_t + 1; col 0: the line */
 };
 
 void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
@@ -20,8 +21,13 @@ const char *lh_address(struct hog_module *m, tree ref);
 int lh_cond_var(tree t);
 const char *lh_struct_name(tree type);
 
-/* Lowers the current function (cfun) into m. */
-struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs);
+/*
+ * Lowers the current function (cfun) into m.  rules says which types are
+ * locks, which fields and calls lead to a parent, which asm reads per-CPU
+ * data (lock-type, parent-field, parent-call, percpu-asm).
+ */
+struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
+			  const struct hog_rules *rules);
 /*
  * Whether lowering cfun rewrites it: its loops are normalised (preheaders,
  * simple latches) and their bounds recorded.  Otherwise lowering only

@@ -226,6 +226,37 @@ static void test_strip_and_loop_policy(void **state)
 	assert_int_equal(t->r->loop.max_bound, 16);
 }
 
+static void test_frontend_names(void **state)
+{
+	struct rt *t = *state;
+
+	assert_int_equal(parse(t,
+		"lock-type struct spinlock mutex\n"
+		"lock-type typedef rwlock_t\n"
+		"parent-field page_counter.parent\n"
+		"parent-call parent_mem_cgroup\n"
+		"percpu-asm x86_64 %gs: \"%fs:\"\n"), 0);
+	/* exact names, in their own namespace: tags are not typedefs */
+	assert_true(hog_rules_is_lock_type(t->r, 0, "spinlock"));
+	assert_true(hog_rules_is_lock_type(t->r, 0, "mutex"));
+	assert_false(hog_rules_is_lock_type(t->r, 1, "spinlock"));
+	assert_true(hog_rules_is_lock_type(t->r, 1, "rwlock_t"));
+	assert_false(hog_rules_is_lock_type(t->r, 0, "block_device"));
+	assert_false(hog_rules_is_lock_type(t->r, 0, "spinlock_t"));
+	assert_false(hog_rules_is_lock_type(t->r, 0, NULL));
+	assert_true(hog_rules_is_parent_field(t->r, "page_counter", "parent"));
+	assert_false(hog_rules_is_parent_field(t->r, "page_counte", "parent"));
+	assert_false(hog_rules_is_parent_field(t->r, "page_counter", "parents"));
+	assert_false(hog_rules_is_parent_field(t->r, "xa_node", "parent"));
+	assert_false(hog_rules_is_parent_field(t->r, NULL, "parent"));
+	assert_true(hog_rules_is_parent_call(t->r, "parent_mem_cgroup"));
+	assert_false(hog_rules_is_parent_call(t->r, "parent_lruvec"));
+	assert_true(hog_rules_asm_is_percpu(t->r, "x86_64", "movl %%gs:%1, %0"));
+	assert_true(hog_rules_asm_is_percpu(t->r, "x86_64", "movl %%fs:%1, %0"));
+	assert_false(hog_rules_asm_is_percpu(t->r, "aarch64", "movl %%gs:%1, %0"));
+	assert_false(hog_rules_asm_is_percpu(t->r, "x86_64", "lock; incl %0"));
+}
+
 static void test_layout_comments_crlf(void **state)
 {
 	struct rt *t = *state;
@@ -534,6 +565,38 @@ static void test_err_other_directives(void **state)
 	expect_err(t, "strip 9lives\n", "t.rules:1: strip takes field names, not '9lives'");
 }
 
+static void test_err_frontend_directives(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "lock-type spinlock\n",
+		   "t.rules:1: lock-type needs 'struct' or 'typedef', then type names");
+	expect_err(t, "lock-type\n",
+		   "t.rules:1: lock-type needs 'struct' or 'typedef', then type names");
+	expect_err(t, "lock-type struct\n", "t.rules:1: lock-type struct needs type names");
+	expect_err(t, "lock-type typedef spin-lock\n",
+		   "t.rules:1: 'spin-lock' is not a C identifier");
+	expect_err(t, "lock-type struct a kind=spin\n",
+		   "t.rules:1: lock-type takes bare words, not 'kind=spin'");
+	expect_err(t, "parent-field\n", "t.rules:1: parent-field needs STRUCT.FIELD names");
+	expect_err(t, "parent-field parent\n",
+		   "t.rules:1: parent-field takes STRUCT.FIELD, not 'parent'");
+	expect_err(t, "parent-field a.b.c\n",
+		   "t.rules:1: parent-field takes STRUCT.FIELD, not 'a.b.c'");
+	expect_err(t, "parent-field *.parent\n",
+		   "t.rules:1: parent-field takes STRUCT.FIELD, not '*.parent'");
+	expect_err(t, "parent-call\n", "t.rules:1: parent-call needs function names");
+	expect_err(t, "parent-call \"x\"\n", "t.rules:1: parent-call takes bare words, not 'x'");
+	expect_err(t, "parent-call *parent*\n", "t.rules:1: '*parent*' is not a C identifier");
+	expect_err(t, "percpu-asm x86_64\n",
+		   "t.rules:1: percpu-asm needs an architecture and asm prefixes");
+	expect_err(t, "percpu-asm x86-64 %gs:\n",
+		   "t.rules:1: percpu-asm needs an architecture name, not 'x86-64'");
+	expect_err(t, "percpu-asm x86_64 seg=%gs:\n",
+		   "t.rules:1: percpu-asm takes asm prefixes, not 'seg=%gs:'");
+	expect_err(t, "percpu-asm x86_64 \"\"\n", "t.rules:1: empty asm prefix");
+}
+
 static void test_err_too_many_fields(void **state)
 {
 	struct rt *t = *state;
@@ -554,6 +617,27 @@ static void test_err_load_missing(void **state)
 
 	assert_int_equal(hog_rules_load(t->r, "tests/unit/no-such.rules", &t->err), -1);
 	assert_string_equal(t->err, "tests/unit/no-such.rules: No such file or directory");
+}
+
+/* what the frontend matches in types, fields and asm: exact names */
+static void test_frontend_words(void **state)
+{
+	struct rt *t = *state;
+
+	assert_int_equal(parse(t, "lock-type struct raw_spinlock spinlock\n"
+				  "lock-type typedef local_lock_t\n"
+				  "parent-field page_counter.parent\n"
+				  "parent-call parent_mem_cgroup\n"
+				  "percpu-asm x86_64 %gs:\n"), 0);
+	assert_true(hog_rules_is_lock_type(t->r, 0, "raw_spinlock"));
+	assert_true(hog_rules_is_lock_type(t->r, 1, "local_lock_t"));
+	assert_false(hog_rules_is_lock_type(t->r, 0, "block_device"));
+	assert_false(hog_rules_is_lock_type(t->r, 0, "clock_event_device"));
+	assert_true(hog_rules_is_parent_field(t->r, "page_counter", "parent"));
+	assert_false(hog_rules_is_parent_field(t->r, "page_counter", "parent_id"));
+	assert_true(hog_rules_is_parent_call(t->r, "parent_mem_cgroup"));
+	assert_true(hog_rules_asm_is_percpu(t->r, "x86_64", "addl %1, %%gs:%0"));
+	assert_false(hog_rules_asm_is_percpu(t->r, "aarch64", "addl %1, %%gs:%0"));
 }
 
 static void test_rank_and_release_words(void **state)
@@ -594,6 +678,7 @@ int main(void)
 		T(test_irq_preempt),
 		T(test_cost_and_others),
 		T(test_strip_and_loop_policy),
+		T(test_frontend_names),
 		T(test_layout_comments_crlf),
 		T(test_same_name_other_kind),
 		T(test_empty_and_names_interned),
@@ -613,9 +698,11 @@ int main(void)
 		T(test_err_when),
 		T(test_err_lock_incomplete),
 		T(test_err_other_directives),
+		T(test_err_frontend_directives),
 		T(test_err_too_many_fields),
 		T(test_err_load_missing),
 		T(test_rank_and_release_words),
+		T(test_frontend_words),
 #undef T
 	};
 
