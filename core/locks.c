@@ -331,6 +331,18 @@ static void call_tuple(struct fs *fs, struct tup t, const struct callv *cv,
 	tset_add(out, &t);
 }
 
+/* Does the callee leave held a lock of the object it returns? */
+static int returns_its_lock(const struct hog_summary *s)
+{
+	int k;
+
+	for (k = 0; k < s->nacq; k++)
+		if (s->acq[k].expr && (hog_expr_is_ret(s->acq[k].expr) ||
+				       hog_expr_has_prefix(s->acq[k].expr, s->ret_addr)))
+			return 1;
+	return 0;
+}
+
 /* The address the call returns, bound to its result: page_zone(page), ... */
 static void bind_result(struct fs *fs, const struct callv *cv, const struct hog_summary *s)
 {
@@ -346,9 +358,13 @@ static void bind_result(struct fs *fs, const struct callv *cv, const struct hog_
 	/*
 	 * A named variable (zone = page_zone(page)) names the object
 	 * better than the expansion does, unless the expansion ties it
-	 * to our parameters, which summaries need.
+	 * to our parameters, which summaries need, or the callee returns
+	 * the object whose lock it leaves held (rq = task_rq_lock(p, &rf)):
+	 * the unlock that follows names the lock through the variable, and
+	 * must find it.
 	 */
-	if (r && (r[0] == '$' || !var_name(fs->f, e->dst) || !*var_name(fs->f, e->dst)))
+	if (r && (r[0] == '$' || !var_name(fs->f, e->dst) || !*var_name(fs->f, e->dst) ||
+		  returns_its_lock(s)))
 		fs->bind[e->dst] = r;
 }
 
