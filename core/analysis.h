@@ -60,7 +60,7 @@ struct hog_lockfx {
 	const char *cls;
 	const char *kind;
 	int sleeping;
-	int irqsave;
+	int irqsave;		/* taken with an irqsave: its release may restore IRQs */
 	int cond;		/* 0 always; 1 iff it returns non-zero */
 };
 
@@ -73,6 +73,7 @@ struct hog_summary {
 	int nbrk;
 	const char **brk;	/* entry locks it gives up and takes again */
 	int irq_exit;		/* HOG_IRQ_* or HOG_IRQ_PARAM + n */
+	const char *irq_lock;	/* HOG_IRQ_ASLOCK: the lock whose irqsave is undone */
 	int preempt_delta;
 	int pf_delta;		/* page faults disabled on return (kmap_atomic) */
 	const char *ret_addr;	/* returns this address, in its terms */
@@ -106,6 +107,12 @@ char *hog_limit_text(unsigned mask);
 #define HOG_IRQ_CALLER 0
 #define HOG_IRQ_OFF 1
 #define HOG_IRQ_ON 2
+/*
+ * Restored from flags the analysis cannot see (saved in memory:
+ * rf->flags), to what the state was before the irqsave that took the
+ * lock irq_lock: the caller finds that lock held and knows.
+ */
+#define HOG_IRQ_ASLOCK 3
 #define HOG_IRQ_PARAM 16
 
 /* A lock held at the place a finding points to. */

@@ -285,7 +285,7 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 		 * IRQs turned on, or restored from the caller's flags, on some
 		 * path before the cost: the caller's "IRQs off" does not hold there.
 		 */
-		if (t->irq == HOG_IRQ_ON || t->irq >= HOG_IRQ_PARAM)
+		if (t->irq == HOG_IRQ_ON || t->irq >= HOG_IRQ_PARAM || t->irq == HOG_IRQ_ASLOCK)
 			c->irq_on = 1;
 	}
 	if (alloff && !c->irq_on)

@@ -62,6 +62,7 @@ struct tup {
 	int nheld;
 	struct held held[MAX_HELD];
 	int irq;
+	const char *irq_lock;	/* HOG_IRQ_ASLOCK: restored as before this lock's irqsave */
 	int preempt;
 	int pf;			/* page faults disabled depth */
 	int nrel;

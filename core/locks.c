@@ -20,8 +20,9 @@ static void add_everrel(struct fs *fs, const char *e)
 	hog_vec_push(&fs->everrel, (void *)e);
 }
 
-static void acquire(struct fs *fs, struct tup *t, const char *expr, const char *cls,
-		    const char *kind, int sleeping, int line)
+/* Returns the held lock, NULL for an entry lock taken back. */
+static struct held *acquire(struct fs *fs, struct tup *t, const char *expr, const char *cls,
+			    const char *kind, int sleeping, int line)
 {
 	struct held *h;
 	int i;
@@ -30,8 +31,18 @@ static void acquire(struct fs *fs, struct tup *t, const char *expr, const char *
 	for (i = 0; expr && i < t->nrel; i++)
 		if (t->rel[i] == expr) {
 			t->rel[i] = t->rel[--t->nrel];
-			return;
+			return NULL;
 		}
+	/*
+	 * Taking a spinning lock again that this path already holds would
+	 * deadlock (read locks nest): the path is one the analysis cannot rule out (a loop
+	 * back with a correlated mode variable), and stacking a second copy
+	 * only makes it look longer.
+	 */
+	for (i = 0; expr && i < t->nheld; i++)
+		if (t->held[i].expr == expr && !t->held[i].sleeping && !sleeping &&
+		    !(kind && !strcmp(kind, "read")))
+			return &t->held[i];
 	if (t->nheld == MAX_HELD) {
 		fs->limits |= HOG_LIMIT_HELD;
 		memmove(&t->held[0], &t->held[1], (MAX_HELD - 1) * sizeof(t->held[0]));
@@ -45,6 +56,7 @@ static void acquire(struct fs *fs, struct tup *t, const char *expr, const char *
 	h->kind = kind;
 	h->sleeping = sleeping;
 	h->line = line;
+	return h;
 }
 
 /*
@@ -71,14 +83,11 @@ void note_release(struct fs *fs, const char *expr, const char *cls)
 		hog_vec_push(&b->released, (void *)cls);
 }
 
-static void release(struct fs *fs, struct tup *t, const char *expr, const char *cls,
-		    const char *kind)
+/* The held lock a release of expr (class cls, kind) gives up; -1 none. */
+static int held_find(const struct tup *t, const char *expr, const char *cls, const char *kind)
 {
 	int i, hit = -1;
 
-	if (!cls && expr)
-		cls = hog_expr_class(fs->c->strs, expr);
-	note_release(fs, expr, cls);
 	for (i = t->nheld - 1; i >= 0 && expr; i--)
 		if (held_is(&t->held[i], expr)) {
 			hit = i;
@@ -97,16 +106,53 @@ static void release(struct fs *fs, struct tup *t, const char *expr, const char *
 				hit = i;
 				break;
 			}
+	return hit;
+}
+
+/*
+ * Gives up a lock: one held, or else an entry lock of the caller's.
+ * Returns the IRQ state before the irqsave that took it (-1 none
+ * known), or -2 when it was not held here.
+ */
+static int release(struct fs *fs, struct tup *t, const char *expr, const char *cls,
+		   const char *kind)
+{
+	int hit, prev;
+
+	if (!cls && expr)
+		cls = hog_expr_class(fs->c->strs, expr);
+	note_release(fs, expr, cls);
+	hit = held_find(t, expr, cls, kind);
 	if (hit >= 0) {
+		prev = t->held[hit].irqprev;
 		memmove(&t->held[hit], &t->held[hit + 1],
 			(t->nheld - hit - 1) * sizeof(t->held[0]));
 		t->nheld--;
-		return;
+		return prev;
 	}
 	if (expr && hog_expr_portable(expr) && !rel_has(t, expr) && t->nrel < MAX_REL) {
 		t->rel[t->nrel++] = expr;
 		if (fs->recording)
 			add_everrel(fs, expr);
+	}
+	return -2;
+}
+
+/*
+ * IRQs restored from flags the analysis cannot see: to the state before
+ * the irqsave that took the lock, if that happened here; for an entry
+ * lock, as the caller's irqsave of it left them (HOG_IRQ_ASLOCK).
+ */
+static void restore_as_lock(struct tup *t, int prev, const char *lock)
+{
+	t->irq_lock = NULL;
+	if (prev >= 0) {
+		t->irq = prev;
+	} else if (prev == -2 && lock && hog_expr_portable(lock)) {
+		t->irq = HOG_IRQ_ASLOCK;
+		t->irq_lock = lock;
+	} else {
+		t->irq = HOG_IRQ_CALLER;
 	}
 }
 
@@ -181,6 +227,9 @@ static void irq_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 		break;
 	case HIRQ_RESTORE:
 		t->irq = irq_from_flags(t, cv, iq->flags);
+		t->irq_lock = NULL;
+		if (t->irq < 0)
+			t->irq = HOG_IRQ_CALLER;
 		note_irq_on(fs);
 		break;
 	case HIRQ_DISABLE:
@@ -198,11 +247,18 @@ static void irq_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 static void unlock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 			const struct hog_rule *lk)
 {
-	release(fs, t, eng_arg_addr(cv, lk->arg), NULL, lk->lock_kind);
-	if (lk->irq == HIRQ_RESTORE)
+	const char *a = eng_arg_addr(cv, lk->arg);
+	int prev = release(fs, t, a, NULL, lk->lock_kind);
+
+	if (lk->irq == HIRQ_RESTORE) {
 		t->irq = irq_from_flags(t, cv, lk->flags);
-	else if (lk->irq == HIRQ_ENABLE)
+		t->irq_lock = NULL;
+		if (t->irq < 0)
+			restore_as_lock(t, prev, a);
+	} else if (lk->irq == HIRQ_ENABLE) {
 		t->irq = HOG_IRQ_ON;
+		t->irq_lock = NULL;
+	}
 	if (lk->irq == HIRQ_RESTORE || lk->irq == HIRQ_ENABLE)
 		note_irq_on(fs);
 }
@@ -242,26 +298,48 @@ static int lock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 
 /* Locks the callee gives up and takes, in our terms; fail: a trylock's other outcome. */
 static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
-			  const struct callv *cv, const struct callrules *r)
+			  const struct callv *cv, const struct callrules *r, int *aslock)
 {
 	const struct hog_summary *s = r->s;
-	int k;
+	int k, irq_before = t->irq;
+	const char *il = NULL;
+
+	if (s->irq_exit == HOG_IRQ_ASLOCK && s->irq_lock)
+		il = hog_expr_subst(fs->c->strs, fs->c->rules, s->irq_lock, cv->addr,
+				    cv->nargs, r->ret);
+	*aslock = -3;
 
 	for (k = 0; k < s->nrel; k++) {
 		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, s->rel[k],
 					       cv->addr, cv->nargs, r->ret);
 
-		release(fs, t, a, a ? NULL : hog_expr_class(fs->c->strs, s->rel[k]), NULL);
+		int prev = release(fs, t, a, a ? NULL : hog_expr_class(fs->c->strs, s->rel[k]),
+				   NULL);
+
+		if (il && a == il)
+			*aslock = prev;
+	}
+	/* the lock whose irqsave it undoes was not one it released: look it up */
+	if (il && *aslock == -3) {
+		int h = held_find(t, il, hog_expr_class(fs->c->strs, il), NULL);
+
+		*aslock = h >= 0 ? t->held[h].irqprev : -2;
 	}
 	*fail = *t;
 	for (k = 0; k < s->nacq; k++) {
 		const struct hog_lockfx *x = &s->acq[k];
 		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, x->expr,
 					       cv->addr, cv->nargs, r->ret);
+		struct held *h = acquire(fs, t, a, x->cls, x->kind, x->sleeping, cv->ev->line);
 
-		acquire(fs, t, a, x->cls, x->kind, x->sleeping, cv->ev->line);
-		if (!(x->cond && cv->ev->dst >= 0))
-			acquire(fs, fail, a, x->cls, x->kind, x->sleeping, cv->ev->line);
+		/* what its irqsave saved: the state at our call */
+		if (h && x->irqsave)
+			h->irqprev = irq_before;
+		if (!(x->cond && cv->ev->dst >= 0)) {
+			h = acquire(fs, fail, a, x->cls, x->kind, x->sleeping, cv->ev->line);
+			if (h && x->irqsave)
+				h->irqprev = irq_before;
+		}
 		/* it returned the object whose lock it took: not NULL */
 		if (x->expr && hog_expr_is_ret(x->expr) && !x->cond)
 			fact_set(t, cv->ev->dst, FK_NONZERO, 0);
@@ -273,16 +351,23 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 			 const struct callrules *r, struct tset *out)
 {
 	const struct hog_summary *s = r->s;
-	int dst = cv->ev->dst;
+	int dst = cv->ev->dst, aslock;
 	struct tup fail;
 
-	summary_locks(fs, t, &fail, cv, r);
-	if (s->irq_exit == HOG_IRQ_ON || s->irq_exit >= HOG_IRQ_PARAM)
+	summary_locks(fs, t, &fail, cv, r, &aslock);
+	if (s->irq_exit == HOG_IRQ_ON || s->irq_exit >= HOG_IRQ_PARAM ||
+	    s->irq_exit == HOG_IRQ_ASLOCK)
 		note_irq_on(fs);
-	if (s->irq_exit == HOG_IRQ_OFF || s->irq_exit == HOG_IRQ_ON)
+	if (s->irq_exit == HOG_IRQ_OFF || s->irq_exit == HOG_IRQ_ON) {
 		t->irq = s->irq_exit;
-	else if (s->irq_exit >= HOG_IRQ_PARAM)
+	} else if (s->irq_exit >= HOG_IRQ_PARAM) {
 		t->irq = irq_from_flags(t, cv, s->irq_exit - HOG_IRQ_PARAM);
+		if (t->irq < 0)
+			t->irq = HOG_IRQ_CALLER;
+	} else if (s->irq_exit == HOG_IRQ_ASLOCK) {
+		restore_as_lock(t, aslock, hog_expr_subst(fs->c->strs, fs->c->rules, s->irq_lock,
+							  cv->addr, cv->nargs, r->ret));
+	}
 	t->preempt = clamp(t->preempt + s->preempt_delta, -4, 8);
 	t->pf = clamp(t->pf + s->pf_delta, -4, 4);
 	if (s->ret_zero && dst >= 0 && !r->try)
@@ -331,6 +416,18 @@ static void call_tuple(struct fs *fs, struct tup t, const struct callv *cv,
 	tset_add(out, &t);
 }
 
+/* Does the callee leave held a lock of the object it returns? */
+static int returns_its_lock(const struct hog_summary *s)
+{
+	int k;
+
+	for (k = 0; k < s->nacq; k++)
+		if (s->acq[k].expr && (hog_expr_is_ret(s->acq[k].expr) ||
+				       hog_expr_has_prefix(s->acq[k].expr, s->ret_addr)))
+			return 1;
+	return 0;
+}
+
 /* The address the call returns, bound to its result: page_zone(page), ... */
 static void bind_result(struct fs *fs, const struct callv *cv, const struct hog_summary *s)
 {
@@ -346,9 +443,13 @@ static void bind_result(struct fs *fs, const struct callv *cv, const struct hog_
 	/*
 	 * A named variable (zone = page_zone(page)) names the object
 	 * better than the expansion does, unless the expansion ties it
-	 * to our parameters, which summaries need.
+	 * to our parameters, which summaries need, or the callee returns
+	 * the object whose lock it leaves held (rq = task_rq_lock(p, &rf)):
+	 * the unlock that follows names the lock through the variable, and
+	 * must find it.
 	 */
-	if (r && (r[0] == '$' || !var_name(fs->f, e->dst) || !*var_name(fs->f, e->dst)))
+	if (r && (r[0] == '$' || !var_name(fs->f, e->dst) || !*var_name(fs->f, e->dst) ||
+		  returns_its_lock(s)))
 		fs->bind[e->dst] = r;
 }
 

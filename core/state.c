@@ -98,8 +98,8 @@ static int tup_eq(const struct tup *a, const struct tup *b)
 {
 	int i;
 
-	if (a->nheld != b->nheld || a->irq != b->irq || a->preempt != b->preempt ||
-	    a->pf != b->pf ||
+	if (a->nheld != b->nheld || a->irq != b->irq || a->irq_lock != b->irq_lock ||
+	    a->preempt != b->preempt || a->pf != b->pf ||
 	    a->nrel != b->nrel || a->nfact != b->nfact || a->store_from != b->store_from ||
 	    a->store_to != b->store_to || a->pc_param != b->pc_param || a->pc_op != b->pc_op ||
 	    a->pc_mask != b->pc_mask || a->batched != b->batched)
@@ -121,7 +121,8 @@ static int same_locks(const struct tup *a, const struct tup *b)
 {
 	int i;
 
-	if (a->nheld != b->nheld || a->irq != b->irq || a->preempt != b->preempt ||
+	if (a->nheld != b->nheld || a->irq != b->irq || a->irq_lock != b->irq_lock ||
+	    a->preempt != b->preempt ||
 	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
 	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->batched != b->batched)
 		return 0;
@@ -170,8 +171,10 @@ static void tup_meet(struct tup *a, const struct tup *b)
 				break;
 			}
 	a->nheld = n;
-	if (a->irq != b->irq)
+	if (a->irq != b->irq || a->irq_lock != b->irq_lock) {
 		a->irq = HOG_IRQ_CALLER;
+		a->irq_lock = NULL;
+	}
 	if (b->preempt < a->preempt)
 		a->preempt = b->preempt;
 	/* faults count as disabled only where every path disabled them */
@@ -213,7 +216,10 @@ void tset_add(struct tset *s, const struct tup *t)
 		if (tup_eq(&s->t[i], t))
 			return;
 	s->t = hog_xrealloc(s->t, sizeof(struct tup) * (s->n + 1));
-	s->t[s->n++] = *t;
+	s->t[s->n] = *t;
+	if (t->irq != HOG_IRQ_ASLOCK)
+		s->t[s->n].irq_lock = NULL;
+	s->n++;
 }
 
 void tset_compact(struct tset *s, int collapse)

@@ -109,6 +109,7 @@ static void add_acq(struct hog_lockfx *acq, int *nacq, const char *e, const stru
 	acq[*nacq].cls = h->cls;
 	acq[*nacq].kind = h->kind;
 	acq[*nacq].sleeping = h->sleeping;
+	acq[*nacq].irqsave = h->irqprev >= 0;
 	(*nacq)++;
 }
 
@@ -124,10 +125,13 @@ static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 	for (i = 0; i < fs->exits.n; i++) {
 		const struct exitrec *x = fs->exits.v[i];
 
-		if (s->irq_exit == -1)
+		if (s->irq_exit == -1) {
 			s->irq_exit = x->t.irq;
-		else if (s->irq_exit != x->t.irq)
+			s->irq_lock = x->t.irq_lock;
+		} else if (s->irq_exit != x->t.irq || s->irq_lock != x->t.irq_lock) {
 			s->irq_exit = HOG_IRQ_CALLER;
+			s->irq_lock = NULL;
+		}
 		if (i == 0 || x->t.preempt < s->preempt_delta)
 			s->preempt_delta = x->t.preempt;
 		if (i == 0 || x->t.pf < s->pf_delta)
@@ -139,6 +143,8 @@ static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 	}
 	if (s->irq_exit < 0)
 		s->irq_exit = HOG_IRQ_CALLER;
+	if (s->irq_exit != HOG_IRQ_ASLOCK)
+		s->irq_lock = NULL;
 }
 
 /*

@@ -162,7 +162,7 @@ int irq_from_flags(const struct tup *t, const struct callv *cv, int arg)
 	const struct fact *f;
 
 	if (!v)
-		return HOG_IRQ_CALLER;
+		return -1;
 	if (v->kind == HV_VAR) {
 		f = fact_get(t, v->var);
 		if (f && f->kind == FK_FLAGS)
@@ -171,7 +171,7 @@ int irq_from_flags(const struct tup *t, const struct callv *cv, int arg)
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
 	    !strpbrk(v->addr + 1, "/^#["))
 		return HOG_IRQ_PARAM + hog_expr_param(v->addr);
-	return HOG_IRQ_CALLER;
+	return -1;
 }
 
 const char *var_name(const struct hog_func *f, int v)

@@ -122,6 +122,29 @@ static void test_release_by_name(void **state)
 	assert_int_equal(after_unknown_unlock(state, LOCK_RULES "release-by-name unlock\n"), 0);
 }
 
+/*
+ * spin_lock(&zone->lock) on a path that already holds it (a loop back
+ * the analysis cannot rule out) is one hold: one unlock ends it.
+ */
+static void test_no_stacked_hold(void **state)
+{
+	struct ht_world *w = ht_world_new(LOCK_RULES, 0);
+	struct hog_module *m;
+	struct hog_func *f;
+
+	*state = w;
+	m = ht_module(w, "mm/toy.c");
+	f = ht_fn(m, "relock", 0, 10, 0, 1, "zone", NULL);
+	ht_call(m, f, 0, 11, "spin_lock", -1, ZL, NULL);
+	ht_call(m, f, 0, 12, "spin_lock", -1, ZL, NULL);
+	ht_call(m, f, 0, 13, "spin_unlock", -1, ZL, NULL);
+	ht_call(m, f, 0, 14, "toy_slow", -1, "&$0", NULL);
+	ht_ret(m, f, 0, 15, NULL);
+	ht_done(m, f);
+	ht_solve(w);
+	assert_int_equal(hog_prog_nfindings(w->prog), 0);
+}
+
 static void test_registry(void **state)
 {
 	static const struct hog_checker other = { .name = "other" };
@@ -148,6 +171,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_toy_checker, teardown),
 		cmocka_unit_test_teardown(test_release_by_name, teardown),
+		cmocka_unit_test_teardown(test_no_stacked_hold, teardown),
 		cmocka_unit_test(test_registry),
 	};
 
