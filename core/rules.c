@@ -518,90 +518,69 @@ static int key_allowed(enum hog_rule_kind k, const char *key)
 	return allowed[k] && strstr(allowed[k], pat) != NULL;
 }
 
-static int parse_rule(struct parse *p, enum hog_rule_kind kind)
+static int parse_op(struct parse *p, enum hog_rule_kind kind, const char *val, int *op)
 {
-	struct hog_rules *r = p->r;
-	struct hog_rule *x;
-	int i, have_op = 0, have_arg = 0, v;
+	int v;
 
-	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted)
-		return perr(p, "%s needs a function name", kind_names[kind]);
-	if (!is_ident(p->tok[1].val))
-		return perr(p, "'%s' is not a C identifier", p->tok[1].val);
-	x = hog_alloc(&r->arena, sizeof(*x));
-	x->kind = kind;
-	x->name = hog_intern(r->strs, p->tok[1].val);
-	x->file = hog_intern(r->strs, p->path);
-	x->line = p->line;
-	x->arg = -1;
-	x->flags = -1;
-	x->bit_arg = -1;
-	x->when.arg = -1;
-	x->op = kind == HR_PREEMPT || kind == HR_PAGEFAULT ? 1 : 0;
-	for (i = 2; i < p->ntok; i++) {
-		struct tok *t = &p->tok[i];
+	if (kind == HR_LOCK)
+		v = lookup(p, val, lock_ops, N(lock_ops), "lock op");
+	else if (kind == HR_IRQ)
+		v = lookup(p, val, irq_ops, N(irq_ops), "irq op");
+	else if (kind == HR_LOCKBREAK)
+		v = lookup(p, val, break_ops, N(break_ops), "lockbreak op");
+	else if (!strcmp(val, "disable"))
+		v = 1;
+	else if (!strcmp(val, "enable"))
+		v = -1;
+	else
+		return perr(p, "unknown %s op '%s'", kind_names[kind], val);
+	if (v < 0 && kind != HR_PREEMPT && kind != HR_PAGEFAULT)
+		return -1;
+	*op = v;
+	return 0;
+}
 
-		if (!t->key) {
-			if (!t->quoted)
-				return perr(p, "unexpected word '%s' (want key=value)", t->val);
-			if (x->reason)
-				return perr(p, "two reasons given");
-			x->reason = hog_intern(r->strs, t->val);
-			continue;
-		}
-		if (!key_allowed(kind, t->key))
-			return perr(p, "%s does not take '%s'", kind_names[kind], t->key);
-		if (!strcmp(t->key, "op")) {
-			have_op = 1;
-			if (kind == HR_LOCK)
-				v = lookup(p, t->val, lock_ops, N(lock_ops), "lock op");
-			else if (kind == HR_IRQ)
-				v = lookup(p, t->val, irq_ops, N(irq_ops), "irq op");
-			else if (kind == HR_LOCKBREAK)
-				v = lookup(p, t->val, break_ops, N(break_ops), "lockbreak op");
-			else if (!strcmp(t->val, "disable"))
-				v = 1;
-			else if (!strcmp(t->val, "enable"))
-				v = -1;
-			else
-				return perr(p, "unknown %s op '%s'", kind_names[kind], t->val);
-			if (v < 0 && kind != HR_PREEMPT && kind != HR_PAGEFAULT)
-				return -1;
-			x->op = v;
-		} else if (!strcmp(t->key, "arg")) {
-			have_arg = 1;
-			if (parse_arg(p, t->key, t->val, 0, &x->arg))
-				return -1;
-		} else if (!strcmp(t->key, "flags")) {
-			if (parse_arg(p, t->key, t->val, 1, &x->flags))
-				return -1;
-		} else if (!strcmp(t->key, "bit")) {
-			if (parse_arg(p, t->key, t->val, 0, &x->bit_arg))
-				return -1;
-		} else if (!strcmp(t->key, "kind")) {
-			if (lookup(p, t->val, lock_kinds, N(lock_kinds), "lock kind") < 0)
-				return -1;
-			x->lock_kind = hog_intern(r->strs, t->val);
-			x->sleeping = !strcmp(t->val, "mutex") || !strncmp(t->val, "rwsem", 5);
-		} else if (!strcmp(t->key, "irq")) {
-			v = lookup(p, t->val, irq_ops, N(irq_ops), "irq form");
-			if (v < 0)
-				return -1;
-			x->irq = (enum hog_irq_op)v;
-		} else if (!strcmp(t->key, "cond")) {
-			v = lookup(p, t->val, try_conds, N(try_conds), "trylock condition");
-			if (v < 0)
-				return -1;
-			x->cond = (enum hog_try_cond)v;
-		} else if (!strcmp(t->key, "class")) {
-			if (!is_ident(t->val) && !strchr(t->val, '-'))
-				return perr(p, "bad class '%s'", t->val);
-			x->cls = hog_intern(r->strs, t->val);
-		} else if (!strcmp(t->key, "when")) {
-			if (parse_when(p, t->val, &x->when))
-				return -1;
-		}
+/* One key=value of a rule (key_allowed() said the directive takes it). */
+static int parse_key(struct parse *p, enum hog_rule_kind kind, struct hog_rule *x,
+		     const struct tok *t)
+{
+	int v;
+
+	if (!strcmp(t->key, "op"))
+		return parse_op(p, kind, t->val, &x->op);
+	if (!strcmp(t->key, "arg"))
+		return parse_arg(p, t->key, t->val, 0, &x->arg);
+	if (!strcmp(t->key, "flags"))
+		return parse_arg(p, t->key, t->val, 1, &x->flags);
+	if (!strcmp(t->key, "bit"))
+		return parse_arg(p, t->key, t->val, 0, &x->bit_arg);
+	if (!strcmp(t->key, "kind")) {
+		if (lookup(p, t->val, lock_kinds, N(lock_kinds), "lock kind") < 0)
+			return -1;
+		x->lock_kind = hog_intern(p->r->strs, t->val);
+		x->sleeping = !strcmp(t->val, "mutex") || !strncmp(t->val, "rwsem", 5);
+	} else if (!strcmp(t->key, "irq")) {
+		if ((v = lookup(p, t->val, irq_ops, N(irq_ops), "irq form")) < 0)
+			return -1;
+		x->irq = (enum hog_irq_op)v;
+	} else if (!strcmp(t->key, "cond")) {
+		if ((v = lookup(p, t->val, try_conds, N(try_conds), "trylock condition")) < 0)
+			return -1;
+		x->cond = (enum hog_try_cond)v;
+	} else if (!strcmp(t->key, "class")) {
+		if (!is_ident(t->val) && !strchr(t->val, '-'))
+			return perr(p, "bad class '%s'", t->val);
+		x->cls = hog_intern(p->r->strs, t->val);
+	} else if (!strcmp(t->key, "when")) {
+		return parse_when(p, t->val, &x->when);
 	}
+	return 0;
+}
+
+/* What each directive requires once its keys are read; defaults that depend on them. */
+static int rule_complete(struct parse *p, enum hog_rule_kind kind, struct hog_rule *x,
+			 int have_op, int have_arg)
+{
 	switch (kind) {
 	case HR_LOCK:
 		if (!have_op)
@@ -643,6 +622,56 @@ static int parse_rule(struct parse *p, enum hog_rule_kind kind)
 	default:
 		break;
 	}
+	return 0;
+}
+
+static struct hog_rule *rule_new(struct parse *p, enum hog_rule_kind kind, const char *name)
+{
+	struct hog_rules *r = p->r;
+	struct hog_rule *x = hog_alloc(&r->arena, sizeof(*x));
+
+	x->kind = kind;
+	x->name = hog_intern(r->strs, name);
+	x->file = hog_intern(r->strs, p->path);
+	x->line = p->line;
+	x->arg = -1;
+	x->flags = -1;
+	x->bit_arg = -1;
+	x->when.arg = -1;
+	x->op = kind == HR_PREEMPT || kind == HR_PAGEFAULT ? 1 : 0;
+	return x;
+}
+
+static int parse_rule(struct parse *p, enum hog_rule_kind kind)
+{
+	struct hog_rule *x;
+	int i, have_op = 0, have_arg = 0;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted)
+		return perr(p, "%s needs a function name", kind_names[kind]);
+	if (!is_ident(p->tok[1].val))
+		return perr(p, "'%s' is not a C identifier", p->tok[1].val);
+	x = rule_new(p, kind, p->tok[1].val);
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (!t->key) {
+			if (!t->quoted)
+				return perr(p, "unexpected word '%s' (want key=value)", t->val);
+			if (x->reason)
+				return perr(p, "two reasons given");
+			x->reason = hog_intern(p->r->strs, t->val);
+			continue;
+		}
+		if (!key_allowed(kind, t->key))
+			return perr(p, "%s does not take '%s'", kind_names[kind], t->key);
+		have_op |= !strcmp(t->key, "op");
+		have_arg |= !strcmp(t->key, "arg");
+		if (parse_key(p, kind, x, t))
+			return -1;
+	}
+	if (rule_complete(p, kind, x, have_op, have_arg))
+		return -1;
 	return add_rule(p, x);
 }
 
