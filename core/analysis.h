@@ -155,6 +155,7 @@ struct hog_finding {
 	struct hog_path *paths;
 	const char *inner;
 	unsigned limits;	/* HOG_LIMIT_* of the functions on any of its paths */
+	const char *demoted;	/* why a rule made it a note, NULL if none did */
 };
 
 struct hog_prog;

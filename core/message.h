@@ -29,6 +29,7 @@ enum hog_line_kind {
 	HOG_LINE_CALLER,	/* "also reached from g(): g -> f -> X", at g's call */
 	HOG_LINE_MORE,		/* "and from N more callers" */
 	HOG_LINE_INCOMPLETE,	/* the analysis on the way was cut short */
+	HOG_LINE_DEMOTED,	/* "a note: WHY (rules: DIRECTIVE)" */
 };
 
 struct hog_line {

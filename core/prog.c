@@ -368,8 +368,14 @@ int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
 	return n;
 }
 
-static int path_better(const struct hog_path *a, const struct hog_path *b)
+static int path_better(const struct hog_rules *r, const struct hog_path *a,
+		       const struct hog_path *b)
 {
+	int ba = hog_rules_is_boot(r, a->holder), bb = hog_rules_is_boot(r, b->holder);
+
+	/* a way from outside the boot phase says more */
+	if (ba != bb)
+		return bb;
 	if (a->irqs_off != b->irqs_off)
 		return a->irqs_off > b->irqs_off;
 	if (a->nchain != b->nchain)
@@ -406,6 +412,21 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		s += k->batched;
 	f->score = s;
 
+	if (hog_rules_is_boot(prog->rules, p->holder)) {
+		/*
+		 * start_kernel() runs on one CPU with IRQs off before the
+		 * scheduler exists; the kernel's own might_sleep() checks are
+		 * off then (system_state == SYSTEM_BOOTING), and nothing can
+		 * contend for a lock.
+		 */
+		char *why = hog_xasprintf("%s() is the boot phase: one CPU, no scheduler yet, and the kernel does not check atomic context then (rules: boot-phase)",
+					  p->holder);
+
+		f->sev = HS_NOTE;
+		f->demoted = hog_intern(prog->strs, why);
+		free(why);
+		return;
+	}
 	if (hog_kind_sleeps(f->kind))
 		f->sev = HS_ERROR;
 	else if (p->lock.sleeping || !strcmp(lk, "preempt") || f->batched)
@@ -545,7 +566,7 @@ static void group(struct hog_prog *p)
 			    lock)
 				break;
 		if (j < f->npaths) {
-			if (path_better(&r->path, &f->paths[j]))
+			if (path_better(p->rules, &r->path, &f->paths[j]))
 				f->paths[j] = r->path;
 			continue;
 		}
@@ -565,7 +586,7 @@ static void group(struct hog_prog *p)
 
 		/* primary path first, then the others by the same order */
 		for (a = 1; a < f->npaths; a++)
-			for (b = a; b > 0 && path_better(&f->paths[b], &f->paths[b - 1]); b--) {
+			for (b = a; b > 0 && path_better(p->rules, &f->paths[b], &f->paths[b - 1]); b--) {
 				struct hog_path t = f->paths[b];
 
 				f->paths[b] = f->paths[b - 1];

@@ -101,6 +101,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->all);
 	hog_vec_free(&r->strip);
 	hog_vec_free(&r->release_words);
+	hog_vec_free(&r->boot_funcs);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
 	hog_vec_free(&r->fe.parent_fields);
@@ -488,6 +489,16 @@ static int parse_words(struct parse *p, struct hog_vec *v, const char *what)
 	return 0;
 }
 
+int hog_rules_is_boot(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->boot_funcs.n; i++)
+		if (!strcmp(r->boot_funcs.v[i], name))
+			return 1;
+	return 0;
+}
+
 int hog_rules_release_by_name(const struct hog_rules *r, const char *name)
 {
 	int i;
@@ -802,6 +813,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_rank(p);
 	if (!strcmp(d, "release-by-name"))
 		return parse_words(p, &p->r->release_words, d);
+	if (!strcmp(d, "boot-phase"))
+		return parse_words(p, &p->r->boot_funcs, d);
 	if (!strcmp(d, "strip")) {
 		int i;
 

@@ -122,6 +122,7 @@ struct hog_rules {
 	struct hog_loop_policy loop;
 	struct hog_rank_policy rank;
 	struct hog_vec release_words;	/* "release-by-name": interned words */
+	struct hog_vec boot_funcs;	/* "boot-phase": interned function names */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 };
@@ -142,6 +143,8 @@ const struct hog_rule *hog_rules_find(const struct hog_rules *r,
 int hog_rules_is_strip(const struct hog_rules *r, const char *field);
 /* The base score of a cost class. */
 int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
+/* Is name one of the "boot-phase" functions? */
+int hog_rules_is_boot(const struct hog_rules *r, const char *name);
 /* Does a name contain one of the "release-by-name" words? */
 int hog_rules_release_by_name(const struct hog_rules *r, const char *name);
 

@@ -662,6 +662,10 @@ static void test_rank_and_release_words(void **state)
 	assert_true(hog_rules_release_by_name(t->r, "folio_unlock"));
 	assert_true(hog_rules_release_by_name(t->r, "xa_drop_lock_irq"));
 	assert_false(hog_rules_release_by_name(t->r, "folio_lock"));
+	assert_false(hog_rules_is_boot(t->r, "start_kernel"));
+	assert_int_equal(parse(t, "boot-phase start_kernel\n"), 0);
+	assert_true(hog_rules_is_boot(t->r, "start_kernel"));
+	assert_false(hog_rules_is_boot(t->r, "start_kernel_late"));
 	expect_err(t, "rank adjust bogus=1\n", "t.rules:1: unknown rank adjustment 'bogus'");
 	expect_err(t, "rank sleep\n", "t.rules:1: rank takes key=value settings, not 'sleep'");
 	expect_err(t, "release-by-name\n", "t.rules:1: release-by-name needs words");
