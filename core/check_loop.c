@@ -12,16 +12,6 @@
 
 #define MAX_LOOP_BREAKS 16
 
-static int loop_has(const struct hog_loop *l, int b)
-{
-	int i;
-
-	for (i = 0; i < l->nblocks; i++)
-		if (l->blocks[i] == b)
-			return 1;
-	return 0;
-}
-
 static int loop_unbounded(struct fs *fs, const struct hog_loop *l)
 {
 	const struct hog_loop_policy *p = &eng_rules(fs)->loop;
@@ -71,7 +61,7 @@ static int inside_qualifying(struct fs *fs, const struct hog_loop *l)
 
 	for (j = 0; j < f->nloops; j++)
 		if (&f->loops[j] != l && f->loops[j].nblocks > l->nblocks &&
-		    loop_has(&f->loops[j], l->header) && loop_qualifies(fs, &f->loops[j]))
+		    hog_loop_has(&f->loops[j], l->header) && loop_qualifies(fs, &f->loops[j]))
 			return 1;
 	return 0;
 }

@@ -8,16 +8,11 @@
 #include <string.h>
 #include "checker.h"
 
-static int sleeps(const char *cls)
-{
-	return !strcmp(cls, HOG_CLS_SLEEP) || !strcmp(cls, HOG_CLS_FAULT);
-}
-
 static void sleep_call(struct fs *fs, const struct tset *set, const struct callv *cv)
 {
 	const struct hog_rule *cr = eng_rule(fs, cv->ev->callee, HR_COST);
 
-	if (cr && sleeps(cr->cls))
+	if (cr && hog_cls_sleeps(cr->cls))
 		eng_rule_cost(fs, set, cv, HK_SLEEP, cr);
 }
 

@@ -61,6 +61,8 @@ int hog_checker_register(const struct hog_checker *c);
 /* HOG_CK_AT_SITE: a loop's finding is named by its function, not a callee. */
 int hog_kind_at_site(enum hog_kind k);
 int hog_kind_sleeps(enum hog_kind k);
+/* A cost class that sleeps (sleep, fault): check_sleep's, not check_call's. */
+int hog_cls_sleeps(const char *cls);
 /* The kind called name ("call"), -1 if none. */
 int hog_kind_by_name(const char *name);
 

@@ -46,6 +46,11 @@ int hog_kind_by_name(const char *name)
 	return -1;
 }
 
+int hog_cls_sleeps(const char *cls)
+{
+	return cls && (!strcmp(cls, HOG_CLS_SLEEP) || !strcmp(cls, HOG_CLS_FAULT));
+}
+
 int hog_kind_at_site(enum hog_kind k)
 {
 	const struct hog_checker *c = hog_checker(k);

@@ -387,10 +387,10 @@ static void mark_atomic(struct fs *fs, const struct tset *set)
 	struct binfo *bi = &fs->bi[fs->cur_block];
 	int i;
 
-	bi->atomic = 1;
+	bi->f.atomic = 1;
 	for (i = 0; i < set->n; i++)
 		if (!set->t[i].batched)
-			bi->atomic_hot = 1;
+			bi->f.atomic_hot = 1;
 }
 
 /* An atomic RMW on a (NULL: unknown): the block remembers it, the checkers judge it. */
@@ -415,11 +415,11 @@ static void note_heavy(struct fs *fs, const struct hog_event *e)
 	if (is_trivial_call(fs, e->callee))
 		return;
 	w = call_weight(fs, e->callee);
-	bi->heavy++;
-	if (!bi->heavy_name || w > bi->heavy_weight) {
-		bi->heavy_name = e->callee;
-		bi->heavy_line = e->line;
-		bi->heavy_weight = w;
+	bi->f.heavy++;
+	if (!bi->f.heavy_name || w > bi->f.heavy_weight) {
+		bi->f.heavy_name = e->callee;
+		bi->f.heavy_line = e->line;
+		bi->f.heavy_weight = w;
 	}
 	fs->nontrivial++;
 }

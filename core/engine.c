@@ -192,28 +192,10 @@ const struct hog_summary *eng_callee(struct fs *fs, const char *callee)
 
 void eng_block(struct fs *fs, int b, struct eng_block *out)
 {
-	const struct binfo *bi = &fs->bi[b];
-
-	out->atomic = bi->atomic;
-	out->atomic_hot = bi->atomic_hot;
-	out->irq_on = bi->irq_on;
-	out->heavy = bi->heavy;
-	out->heavy_name = bi->heavy_name;
-	out->heavy_line = bi->heavy_line;
-	out->heavy_weight = bi->heavy_weight;
+	*out = fs->bi[b].f;
 }
 
 /* ---------- loops ---------- */
-
-static int loop_has(const struct hog_loop *l, int b)
-{
-	int i;
-
-	for (i = 0; i < l->nblocks; i++)
-		if (l->blocks[i] == b)
-			return 1;
-	return 0;
-}
 
 static int released_in(struct fs *fs, const struct hog_loop *l, const struct held *h)
 {
@@ -264,7 +246,7 @@ static void loop_entry(struct fs *fs, const struct hog_loop *l, struct tset *ent
 		int p = h->pred[j];
 		struct tset o = { 0 };
 
-		if (loop_has(l, p))
+		if (hog_loop_has(l, p))
 			continue;
 		tset_copy(&o, &fs->in[p]);
 		fs->recording = 0;

@@ -88,13 +88,7 @@ struct tset {
 
 /* What the final pass learns about each block. */
 struct binfo {
-	int atomic;		/* an atomic RMW happens here */
-	int atomic_hot;		/* ... on a path not behind a per-CPU threshold */
-	int irq_on;		/* IRQs are turned on or restored here */
-	int heavy;		/* non-trivial calls */
-	const char *heavy_name;	/* the weightiest of them */
-	int heavy_line;
-	int heavy_weight;
+	struct eng_block f;		/* what checkers may ask (checker.h) */
 	struct hog_vec released;	/* lock exprs/classes given up here (interned) */
 };
 

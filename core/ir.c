@@ -273,6 +273,16 @@ static void link_preds(struct hog_module *m, struct hog_func *f)
 		}
 }
 
+int hog_loop_has(const struct hog_loop *l, int b)
+{
+	int i;
+
+	for (i = 0; i < l->nblocks; i++)
+		if (l->blocks[i] == b)
+			return 1;
+	return 0;
+}
+
 int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err)
 {
 	int i;

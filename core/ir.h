@@ -175,6 +175,8 @@ struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
 void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
 			const char *name);
 /* Derives predecessors and checks the shape; returns 0 or -1 with *err set. */
+/* Is block b in loop l? */
+int hog_loop_has(const struct hog_loop *l, int b);
 int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err);
 
 /*

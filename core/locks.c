@@ -205,7 +205,7 @@ static int clamp(int v, int lo, int hi)
 static void note_irq_on(struct fs *fs)
 {
 	if (fs->recording)
-		fs->bi[fs->cur_block].irq_on = 1;
+		fs->bi[fs->cur_block].f.irq_on = 1;
 }
 
 /* The rules that say what a call does to the lock state. */

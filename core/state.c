@@ -94,29 +94,7 @@ int held_is(const struct held *h, const char *e)
 	return e && (h->expr == e || h->alias == e);
 }
 
-static int tup_eq(const struct tup *a, const struct tup *b)
-{
-	int i;
-
-	if (a->nheld != b->nheld || a->irq != b->irq || a->irq_lock != b->irq_lock ||
-	    a->preempt != b->preempt || a->pf != b->pf ||
-	    a->nrel != b->nrel || a->nfact != b->nfact || a->store_from != b->store_from ||
-	    a->store_to != b->store_to || a->pc_param != b->pc_param || a->pc_op != b->pc_op ||
-	    a->pc_mask != b->pc_mask || a->batched != b->batched)
-		return 0;
-	for (i = 0; i < a->nheld; i++)
-		if (!held_eq(&a->held[i], &b->held[i]))
-			return 0;
-	for (i = 0; i < a->nrel; i++)
-		if (a->rel[i] != b->rel[i])
-			return 0;
-	for (i = 0; i < a->nfact; i++)
-		if (a->fact[i].var != b->fact[i].var || a->fact[i].kind != b->fact[i].kind ||
-		    a->fact[i].irq != b->fact[i].irq || a->fact[i].mask != b->fact[i].mask)
-			return 0;
-	return 1;
-}
-
+/* Equal but for facts on variables (and the last lock pointer stored). */
 static int same_locks(const struct tup *a, const struct tup *b)
 {
 	int i;
@@ -131,6 +109,20 @@ static int same_locks(const struct tup *a, const struct tup *b)
 			return 0;
 	for (i = 0; i < a->nrel; i++)
 		if (a->rel[i] != b->rel[i])
+			return 0;
+	return 1;
+}
+
+static int tup_eq(const struct tup *a, const struct tup *b)
+{
+	int i;
+
+	if (!same_locks(a, b) || a->nfact != b->nfact || a->store_from != b->store_from ||
+	    a->store_to != b->store_to)
+		return 0;
+	for (i = 0; i < a->nfact; i++)
+		if (a->fact[i].var != b->fact[i].var || a->fact[i].kind != b->fact[i].kind ||
+		    a->fact[i].irq != b->fact[i].irq || a->fact[i].mask != b->fact[i].mask)
 			return 0;
 	return 1;
 }
