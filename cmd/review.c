@@ -61,19 +61,9 @@ static int is_dir(const char *p)
 	return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-static int vec_has(const struct hog_vec *v, const char *s)
-{
-	int i;
-
-	for (i = 0; i < v->n; i++)
-		if (!strcmp(v->v[i], s))
-			return 1;
-	return 0;
-}
-
 static void vec_add_unique(struct hog_vec *v, const char *s)
 {
-	if (!vec_has(v, s))
+	if (!hog_vec_has_str(v, s))
 		hog_vec_push(v, hog_xstrdup(s));
 }
 

@@ -10,23 +10,13 @@
 #include "compare.h"
 #include "checker.h"
 
-static int vec_has(const struct hog_vec *v, const char *s)
-{
-	int i;
-
-	for (i = 0; i < v->n; i++)
-		if (!strcmp(v->v[i], s))
-			return 1;
-	return 0;
-}
-
 void hog_changed_functions(const struct hog_module *m, const struct hog_vec *files,
 			   struct hog_vec *changed)
 {
 	int j;
 
 	for (j = 0; m && j < m->nfuncs; j++)
-		if (vec_has(files, m->funcs[j]->file) && !vec_has(changed, m->funcs[j]->name))
+		if (hog_vec_has_str(files, m->funcs[j]->file) && !hog_vec_has_str(changed, m->funcs[j]->name))
 			hog_vec_push(changed, hog_xstrdup(m->funcs[j]->name));
 }
 
@@ -70,7 +60,7 @@ static int path_touches(const struct hog_path *p, const struct hog_vec *changed)
 	if (!changed)
 		return 1;
 	for (i = 0; i < p->nchain; i++)
-		if (vec_has(changed, p->chain[i].func))
+		if (hog_vec_has_str(changed, p->chain[i].func))
 			return 1;
 	return 0;
 }

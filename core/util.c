@@ -312,6 +312,16 @@ void hog_vec_push(struct hog_vec *v, void *p)
 	v->v[v->n++] = p;
 }
 
+int hog_vec_has_str(const struct hog_vec *v, const char *s)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	return 0;
+}
+
 void hog_vec_free(struct hog_vec *v)
 {
 	free(v->v);

@@ -58,6 +58,8 @@ struct hog_vec {
 	int n, cap;
 };
 void hog_vec_push(struct hog_vec *v, void *p);
+/* Does v (of strings) hold one equal to s? */
+int hog_vec_has_str(const struct hog_vec *v, const char *s);
 void hog_vec_free(struct hog_vec *v);
 
 /* String builder. */
