@@ -113,6 +113,7 @@ struct eng_block {
 	int atomic;		/* an atomic RMW happens here */
 	int atomic_hot;		/* ... on a path not behind a per-CPU threshold */
 	int irq_on;		/* IRQs are turned on or restored here */
+	int irq_enable;		/* ... turned on: enabled, or restored to on */
 	int heavy;		/* non-trivial calls */
 	const char *heavy_name;	/* the weightiest of them */
 	int heavy_line;

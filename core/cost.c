@@ -460,6 +460,17 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 	}
 }
 
+static int held_anywhere(const struct tset *set, const char *a)
+{
+	int i, j;
+
+	for (i = 0; i < set->n; i++)
+		for (j = 0; j < set->t[i].nheld; j++)
+			if (held_is(&set->t[i].held[j], a))
+				return 1;
+	return 0;
+}
+
 /* What the callee's summary says at this call: atomics, costs, lock breaks. */
 static void callee_summary(struct fs *fs, const struct tset *set, const struct callv *cv,
 			   const struct hog_summary *s)
@@ -481,6 +492,9 @@ static void callee_summary(struct fs *fs, const struct tset *set, const struct c
 					       cv->addr, cv->nargs, NULL);
 
 		note_release(fs, a, a ? hog_expr_class(fs->c->strs, a) : NULL);
+		/* a lock of our caller's that the callee breaks: we break it too */
+		if (a && hog_expr_portable(a) && !held_anywhere(set, a))
+			add_everrel(fs, a);
 	}
 }
 

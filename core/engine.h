@@ -163,6 +163,8 @@ const struct hog_rule *rule_of(struct fs *fs, const char *name, enum hog_rule_ki
 int has_any_rule(struct fs *fs, const char *name);
 const struct hog_summary *summary_of(struct fs *fs, const char *callee);
 int loose_name(const char *e);
+/* An entry lock given up somewhere (a break if it is taken back). */
+void add_everrel(struct fs *fs, const char *e);
 void note_release(struct fs *fs, const char *expr, const char *cls);
 void apply_call(struct fs *fs, struct tset *set, const struct callv *cv);
 void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e);

@@ -10,7 +10,7 @@
 #include "engine.h"
 #include "expr.h"
 
-static void add_everrel(struct fs *fs, const char *e)
+void add_everrel(struct fs *fs, const char *e)
 {
 	int i;
 
@@ -202,10 +202,14 @@ static int clamp(int v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void note_irq_on(struct fs *fs)
+/* IRQs restored here (enable: known to be turned on) */
+static void note_irq_on(struct fs *fs, int enable)
 {
-	if (fs->recording)
-		fs->bi[fs->cur_block].f.irq_on = 1;
+	if (!fs->recording)
+		return;
+	fs->bi[fs->cur_block].f.irq_on = 1;
+	if (enable)
+		fs->bi[fs->cur_block].f.irq_enable = 1;
 }
 
 /* The rules that say what a call does to the lock state. */
@@ -230,14 +234,14 @@ static void irq_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 		t->irq_lock = NULL;
 		if (t->irq < 0)
 			t->irq = HOG_IRQ_CALLER;
-		note_irq_on(fs);
+		note_irq_on(fs, t->irq == HOG_IRQ_ON);
 		break;
 	case HIRQ_DISABLE:
 		t->irq = HOG_IRQ_OFF;
 		break;
 	case HIRQ_ENABLE:
 		t->irq = HOG_IRQ_ON;
-		note_irq_on(fs);
+		note_irq_on(fs, 1);
 		break;
 	default:
 		break;
@@ -260,7 +264,7 @@ static void unlock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 		t->irq_lock = NULL;
 	}
 	if (lk->irq == HIRQ_RESTORE || lk->irq == HIRQ_ENABLE)
-		note_irq_on(fs);
+		note_irq_on(fs, t->irq == HOG_IRQ_ON);
 }
 
 /*
@@ -356,8 +360,8 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 
 	summary_locks(fs, t, &fail, cv, r, &aslock);
 	if (s->irq_exit == HOG_IRQ_ON || s->irq_exit >= HOG_IRQ_PARAM ||
-	    s->irq_exit == HOG_IRQ_ASLOCK)
-		note_irq_on(fs);
+	    s->irq_exit == HOG_IRQ_ASLOCK || s->irq_break)
+		note_irq_on(fs, s->irq_exit == HOG_IRQ_ON || s->irq_break);
 	if (s->irq_exit == HOG_IRQ_OFF || s->irq_exit == HOG_IRQ_ON) {
 		t->irq = s->irq_exit;
 	} else if (s->irq_exit >= HOG_IRQ_PARAM) {

@@ -219,7 +219,7 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 	long long v[] = { s->nacq, s->nrel, s->nbrk, s->irq_exit, s->preempt_delta,
 			  s->pf_delta, (long long)(size_t)s->ret_addr, s->ret_zero,
 			  s->natomic, s->has_atomic, s->ncost, s->self != NULL, s->trivial,
-			  (long long)(size_t)s->irq_lock };
+			  (long long)(size_t)s->irq_lock, s->irq_break };
 	unsigned long long h = hog_hash64(v, sizeof(v), 0);
 	int i, j;
 

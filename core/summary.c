@@ -258,6 +258,8 @@ void finish_summary(struct fs *fs)
 	 * a handful of rounds is not, however cheap each round looks
 	 * (__free_one_page() merging buddies up to MAX_ORDER).
 	 */
+	for (i = 0; i < fs->f->nblocks; i++)
+		s->irq_break |= fs->bi[i].f.irq_enable;
 	s->trivial = !fs->nontrivial && !fs->icalls;
 	for (i = 0; i < fs->f->nloops && s->trivial; i++)
 		if (fs->f->loops[i].bound < 0 || fs->f->loops[i].bound > TRIVIAL_LOOP_BOUND)
