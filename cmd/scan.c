@@ -537,8 +537,12 @@ static void print_summary(const char *name, const struct hog_summary *s)
 		printf("  releases %s\n", s->rel[i]);
 	for (i = 0; i < s->nbrk; i++)
 		printf("  breaks %s\n", s->brk[i]);
-	if (s->irq_exit)
+	if (s->irq_exit == HOG_IRQ_ASLOCK)
+		printf("  irq at exit: as before the irqsave of %s\n", s->irq_lock);
+	else if (s->irq_exit)
 		printf("  irq at exit %d\n", s->irq_exit);
+	if (s->irq_break)
+		printf("  turns IRQs on inside\n");
 	if (s->preempt_delta)
 		printf("  preempt %+d\n", s->preempt_delta);
 	if (s->ret_addr)
@@ -572,31 +576,35 @@ int cmd_summary(int argc, char **argv)
 	struct hog_strtab *strs;
 	struct hog_prog *prog;
 	const char *tu = NULL;
-	int i, skipped, nf = 0;
-	const char *funcs[64];
+	struct hog_vec funcs = { 0 };
+	int i, skipped;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--function") && i + 1 < argc && nf < 64)
-			funcs[nf++] = argv[++i];
+		if (!strcmp(argv[i], "--function") && i + 1 < argc)
+			hog_vec_push(&funcs, argv[++i]);
 		else if (!strcmp(argv[i], "--tu") && i + 1 < argc)
 			tu = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			die("summary: unknown option '%s' (usage: lockhog summary [--tu FILE.c] --function NAME... OBJ|DIR...)",
+			    argv[i]);
 		else
 			objset_add(&objs, argv[i]);
 	}
-	if (!nf || !objs.paths.n)
+	if (!funcs.n || !objs.paths.n)
 		die("usage: lockhog summary [--tu FILE.c] --function NAME... OBJ|DIR...");
 	tools_locate(&t, NULL, NULL);
 	strs = hog_strtab_new();
 	prog = hog_prog_new(strs, load_rules(strs, t.rules));
 	objset_load(&objs, prog, strs, &skipped);
 	hog_prog_solve(prog);
-	for (i = 0; i < nf; i++) {
-		const struct hog_summary *s = hog_prog_summary(prog, tu, funcs[i]);
+	for (i = 0; i < funcs.n; i++) {
+		const struct hog_summary *s = hog_prog_summary(prog, tu, funcs.v[i]);
 
 		if (!s)
-			printf("%s: no summary\n", funcs[i]);
+			printf("%s: no summary\n", (const char *)funcs.v[i]);
 		else
-			print_summary(funcs[i], s);
+			print_summary(funcs.v[i], s);
 	}
+	hog_vec_free(&funcs);
 	return 0;
 }

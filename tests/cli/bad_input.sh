@@ -10,7 +10,7 @@ PLUGIN=$PWD/build/lockhog.so
 RULES=$PWD/rules/kernel.rules
 CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
 . tests/tap.sh
-echo "1..22"
+echo "1..24"
 t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
 	local name=$1 want=$2 re=$3 rc lines
 	shift 3
@@ -33,6 +33,13 @@ mkdir -p $T/broken/scripts/kconfig $T/broken/arch $T/broken/include/linux $T/bro
 printf 'defconfig:\n\t@echo "*** broken tree" >&2; exit 1\n' >$T/broken/Makefile
 touch $T/broken/Kconfig
 t "tree that does not configure" 2 "make defconfig failed: \*\*\* broken tree" $LOCKHOG scan --kernel $T/broken mm/
+t "summary: an unknown option is named" 2 "unknown option '--bogus'" \
+	$LOCKHOG summary --bogus --function f $T
+# every --function counts, however many (a fixed table once cut them at 64)
+fargs=(); for i in $(seq 1 100); do fargs+=(--function "f$i"); done
+$LOCKHOG summary "${fargs[@]}" "$PWD/tests/fixtures" >$T/sum.out 2>$T/sum.err
+res $([ "$(grep -c ': no summary$' $T/sum.out)" = 100 ] && echo 0 || echo 1) \
+	"summary takes a hundred functions" $T/sum.err
 printf 'lock spin_lock op=grab arg=0 kind=spin\n' >$T/bad.rules
 t "malformed rules: file and line" 2 "^lockhog: $T/bad.rules:1: unknown lock op 'grab'$" \
 	$LOCKHOG rules --rules $T/bad.rules
