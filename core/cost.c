@@ -114,7 +114,8 @@ static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *
 		const struct held *h = &t->held[i];
 		char *n;
 
-		if (h->sleeping || class_in(fs, h, rel, nrel) || class_in(fs, h, brk, nbrk))
+		if (h->sleeping || h->maybe_released || class_in(fs, h, rel, nrel) ||
+		    class_in(fs, h, brk, nbrk))
 			continue;
 		n = held_name(fs, h);
 		out->name = hog_intern(fs->c->strs, n);

@@ -49,6 +49,12 @@ struct held {
 	const char *kind;
 	int sleeping;
 	int line;
+	/*
+	 * A release of another lock of its class, under a name the analysis
+	 * cannot prove different (tmp_wb->list_lock after wb->list_lock was
+	 * taken): it may have been this one.  Findings are not blamed on it.
+	 */
+	int maybe_released;
 };
 
 struct fact {

@@ -56,6 +56,7 @@ static struct held *acquire(struct fs *fs, struct tup *t, const char *expr, cons
 	h->kind = kind;
 	h->sleeping = sleeping;
 	h->line = line;
+	h->maybe_released = 0;
 	return h;
 }
 
@@ -109,6 +110,16 @@ static int held_find(const struct tup *t, const char *expr, const char *cls, con
 	return hit;
 }
 
+/* A release that matched nothing held: a held lock of its class may be the one. */
+static void maybe_released(struct tup *t, const char *expr, const char *cls)
+{
+	int i;
+
+	for (i = 0; cls && i < t->nheld; i++)
+		if (t->held[i].cls == cls && t->held[i].expr != expr && !t->held[i].sleeping)
+			t->held[i].maybe_released = 1;
+}
+
 /*
  * Gives up a lock: one held, or else an entry lock of the caller's.
  * Returns the IRQ state before the irqsave that took it (-1 none
@@ -135,6 +146,7 @@ static int release(struct fs *fs, struct tup *t, const char *expr, const char *c
 		if (fs->recording)
 			add_everrel(fs, expr);
 	}
+	maybe_released(t, expr, cls);
 	return -2;
 }
 

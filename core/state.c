@@ -85,7 +85,8 @@ void fact_set_mask(struct tup *t, int var, int param, long long mask)
 static int held_eq(const struct held *a, const struct held *b)
 {
 	return a->expr == b->expr && a->cls == b->cls && a->kind == b->kind &&
-	       a->alias == b->alias && a->irqprev == b->irqprev;
+	       a->alias == b->alias && a->irqprev == b->irqprev &&
+	       a->maybe_released == b->maybe_released;
 }
 
 /* Does the held lock go by this name? */
