@@ -110,14 +110,31 @@ static int held_find(const struct tup *t, const char *expr, const char *cls, con
 	return hit;
 }
 
-/* A release that matched nothing held: a held lock of its class may be the one. */
+/* Do two expressions start from the same object ($1/... and $1/...)? */
+static int same_root(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "/^#["), lb = strcspn(b, "/^#[");
+
+	return la == lb && !strncmp(a, b, la);
+}
+
+/*
+ * A release that matched nothing held: a held lock of its class reached
+ * from the same object may be the one (tmp_wb->list_lock, taken through
+ * inode->i_wb, released as wb->list_lock).  Locks off two different
+ * parameters or globals are two locks (hand-over-hand: src, dst).
+ */
 static void maybe_released(struct tup *t, const char *expr, const char *cls)
 {
 	int i;
 
-	for (i = 0; cls && i < t->nheld; i++)
-		if (t->held[i].cls == cls && t->held[i].expr != expr && !t->held[i].sleeping)
-			t->held[i].maybe_released = 1;
+	for (i = 0; cls && expr && i < t->nheld; i++) {
+		struct held *h = &t->held[i];
+
+		if (h->cls == cls && h->expr && h->expr != expr && !h->sleeping &&
+		    same_root(h->expr, expr))
+			h->maybe_released = 1;
+	}
 }
 
 /*
