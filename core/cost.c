@@ -98,6 +98,35 @@ static char *held_name(struct fs *fs, const struct held *h)
 	return hog_xstrdup("?");
 }
 
+/* The innermost held lock of that kind (sleeping or not) the cost does not give up; -1 none. */
+static int innermost(struct fs *fs, const struct tup *t, int sleeping, const char *const *rel,
+		     int nrel, const char *const *brk, int nbrk)
+{
+	int i;
+
+	for (i = t->nheld - 1; i >= 0; i--) {
+		const struct held *h = &t->held[i];
+
+		if (h->sleeping != sleeping || h->maybe_released || class_in(fs, h, rel, nrel) ||
+		    class_in(fs, h, brk, nbrk))
+			continue;
+		return i;
+	}
+	return -1;
+}
+
+static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *out)
+{
+	char *n = held_name(fs, h);
+
+	out->name = hog_intern(fs->c->strs, n);
+	free(n);
+	out->cls = h->cls;
+	out->kind = h->kind;
+	out->sleeping = h->sleeping;
+	out->line = h->line;
+}
+
 /*
  * Which lock a finding names: the innermost spinning lock the cost does
  * not give up, then IRQs off, then preemption off, then a sleeping lock
@@ -110,19 +139,8 @@ static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *
 	int i;
 
 	memset(out, 0, sizeof(*out));
-	for (i = t->nheld - 1; i >= 0; i--) {
-		const struct held *h = &t->held[i];
-		char *n;
-
-		if (h->sleeping || h->maybe_released || class_in(fs, h, rel, nrel) ||
-		    class_in(fs, h, brk, nbrk))
-			continue;
-		n = held_name(fs, h);
-		out->name = hog_intern(fs->c->strs, n);
-		free(n);
-		out->cls = h->cls;
-		out->kind = h->kind;
-		out->line = h->line;
+	if ((i = innermost(fs, t, 0, rel, nrel, brk, nbrk)) >= 0) {
+		name_held(fs, &t->held[i], out);
 		return 1;
 	}
 	if (t->irq == HOG_IRQ_OFF) {
@@ -135,21 +153,10 @@ static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *
 		out->kind = hog_intern(fs->c->strs, "preempt");
 		return 1;
 	}
-	if (hog_checker(c->kind)->flags & HOG_CK_SLEEPS)
+	if (hog_kind_sleeps(c->kind))
 		return 0;
-	for (i = t->nheld - 1; i >= 0; i--) {
-		const struct held *h = &t->held[i];
-		char *n;
-
-		if (!h->sleeping || class_in(fs, h, rel, nrel) || class_in(fs, h, brk, nbrk))
-			continue;
-		n = held_name(fs, h);
-		out->name = hog_intern(fs->c->strs, n);
-		free(n);
-		out->cls = h->cls;
-		out->kind = h->kind;
-		out->sleeping = 1;
-		out->line = h->line;
+	if ((i = innermost(fs, t, 1, rel, nrel, brk, nbrk)) >= 0) {
+		name_held(fs, &t->held[i], out);
 		return 1;
 	}
 	return 0;
