@@ -137,7 +137,7 @@ void hog_finding_lines(const struct hog_finding *f, int max_callers, hog_line_fn
 	caller_lines(f, max, fn, ctx);
 	if (f->demoted)
 		emit(fn, ctx, HOG_LINE_DEMOTED, p->file, p->line, p->col,
-		     hog_xasprintf("a note, not a warning: %s", f->demoted));
+		     hog_xasprintf("a note because %s", f->demoted));
 	if (f->limits) {
 		msg = hog_limit_text(f->limits);
 		emit(fn, ctx, HOG_LINE_INCOMPLETE, p->file, p->line, p->col,

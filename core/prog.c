@@ -383,13 +383,8 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 	return strcmp(a->holder, b->holder) < 0;
 }
 
-/*
- * The score orders findings (highest first); the weights are policy,
- * in the catalogue's "rank" lines.  The severity is not: sleeping is
- * an error, a cost under a sleeping lock, with only preemption off, or
- * once per batch is a note, and so is a global atomic with IRQs on.
- */
-static void rate(struct hog_prog *prog, struct hog_finding *f)
+/* A finding's class's base score, adjusted for its context (rules: rank). */
+static int score(const struct hog_prog *prog, const struct hog_finding *f)
 {
 	const struct hog_rank_policy *k = &prog->rules->rank;
 	const struct hog_path *p = &f->paths[0];
@@ -410,31 +405,60 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 	s += k->per_step * (p->nchain - 1);
 	if (f->batched)
 		s += k->batched;
-	f->score = s;
+	return s;
+}
 
-	if (hog_rules_is_boot(prog->rules, p->holder)) {
+/*
+ * Why a finding that would be a warning is a note; NULL if it is not
+ * one.  Each reason is said in the finding (a note line, JSON
+ * "demoted"), so that --all shows what was set aside and why.
+ */
+static const char *note_reason(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	const struct hog_path *p = &f->paths[0];
+	const char *lk = p->lock.kind ? p->lock.kind : "";
+
+	if (hog_rules_is_boot(prog->rules, p->holder))
 		/*
 		 * start_kernel() runs on one CPU with IRQs off before the
 		 * scheduler exists; the kernel's own might_sleep() checks are
 		 * off then (system_state == SYSTEM_BOOTING), and nothing can
 		 * contend for a lock.
 		 */
-		char *why = hog_xasprintf("%s() is the boot phase: one CPU, no scheduler yet, and the kernel does not check atomic context then (rules: boot-phase)",
-					  p->holder);
+		return "%s() is the boot phase: one CPU, no scheduler yet, and the kernel does not check atomic context then (rules: boot-phase)";
+	if (hog_kind_sleeps(f->kind))
+		return NULL;
+	if (p->lock.sleeping)
+		return "the lock is a sleeping one: only its other sleepers wait";
+	if (!strcmp(lk, "preempt"))
+		return "only preemption is off: no lock is held, no CPU spins on it";
+	if (f->batched)
+		return "it runs once per per-CPU batch, past a threshold, not on every call";
+	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
+		return "one atomic on a global with IRQs on: costly only when contended";
+	return NULL;
+}
+
+/*
+ * The score orders findings (highest first); the weights are policy,
+ * in the catalogue's "rank" lines.  The severity is not: sleeping is
+ * an error, outside the boot phase; the reasons for a note are
+ * note_reason()'s; the rest are warnings.
+ */
+static void rate(struct hog_prog *prog, struct hog_finding *f)
+{
+	const char *why = note_reason(prog, f);
+
+	f->score = score(prog, f);
+	if (why) {
+		char *t = hog_xasprintf(why, f->paths[0].holder);
 
 		f->sev = HS_NOTE;
-		f->demoted = hog_intern(prog->strs, why);
-		free(why);
-		return;
+		f->demoted = hog_intern(prog->strs, t);
+		free(t);
+	} else {
+		f->sev = hog_kind_sleeps(f->kind) ? HS_ERROR : HS_WARNING;
 	}
-	if (hog_kind_sleeps(f->kind))
-		f->sev = HS_ERROR;
-	else if (p->lock.sleeping || !strcmp(lk, "preempt") || f->batched)
-		f->sev = HS_NOTE;
-	else if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
-		f->sev = HS_NOTE;
-	else
-		f->sev = HS_WARNING;
 }
 
 /*
