@@ -253,6 +253,24 @@ const char *lh_address(struct hog_module *m, tree ref)
 	return addr_expr(m, ref, 0);
 }
 
+/*
+ * likely(x), unlikely(x): __builtin_expect(x, c) is x.  Pre-inline
+ * GIMPLE still has it as a call, and every "if (unlikely(!locked))"
+ * branches on its result.
+ */
+static tree expected_value(gimple *g)
+{
+	gcall *call = dyn_cast<gcall *>(g);
+
+	if (!call || gimple_call_num_args(call) < 1)
+		return NULL_TREE;
+	if (gimple_call_builtin_p(call, BUILT_IN_EXPECT) ||
+	    gimple_call_builtin_p(call, BUILT_IN_EXPECT_WITH_PROBABILITY) ||
+	    (gimple_call_internal_p(call) && gimple_call_internal_fn(call) == IFN_BUILTIN_EXPECT))
+		return gimple_call_arg(call, 0);
+	return NULL_TREE;
+}
+
 /* Follows copies and conversions to the SSA name that matters. */
 static tree strip_copies(tree t)
 {
@@ -262,8 +280,14 @@ static tree strip_copies(tree t)
 		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
 		tree r;
 
-		if (!as)
+		if (!as) {
+			r = expected_value(SSA_NAME_DEF_STMT(t));
+			if (r && TREE_CODE(r) == SSA_NAME) {
+				t = r;
+				continue;
+			}
 			break;
+		}
 		r = gimple_assign_rhs1(as);
 		if (gimple_assign_single_p(as) && (TREE_CODE(r) == SSA_NAME ||
 						   TREE_CODE(r) == INTEGER_CST)) {
