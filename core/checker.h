@@ -74,8 +74,6 @@ const char *eng_intern(struct fs *fs, const char *s);
 /* Zeroed memory that lives as long as the summaries. */
 void *eng_alloc(struct fs *fs, size_t size);
 const struct hog_rule *eng_rule(struct fs *fs, const char *name, enum hog_rule_kind k);
-/* The callee's summary, or NULL (unknown, or a name the rules describe). */
-const struct hog_summary *eng_callee(struct fs *fs, const char *callee);
 const char *eng_arg_addr(const struct callv *cv, int i);
 /*
  * Does a condition on a callee's argument hold at this call?  1 yes,

@@ -45,7 +45,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 	return c;
 }
 
-static void add_unique(const char **v, int *n, int max, const char *e)
+void add_unique(const char **v, int *n, int max, const char *e)
 {
 	int i;
 

@@ -185,11 +185,6 @@ const struct hog_rule *eng_rule(struct fs *fs, const char *name, enum hog_rule_k
 	return rule_of(fs, name, k);
 }
 
-const struct hog_summary *eng_callee(struct fs *fs, const char *callee)
-{
-	return has_any_rule(fs, callee) ? NULL : summary_of(fs, callee);
-}
-
 void eng_block(struct fs *fs, int b, struct eng_block *out)
 {
 	*out = fs->bi[b].f;

@@ -181,6 +181,9 @@ void call_costs(struct fs *fs, const struct tset *set, const struct callv *cv);
 void atomic_event(struct fs *fs, const struct tset *set, const char *a,
 		  const char *via, int line, int col);
 
+/* Appends e to v[0..*n) unless there, while *n < max (interned: by pointer). */
+void add_unique(const char **v, int *n, int max, const char *e);
+
 /* summary.c */
 void finish_summary(struct fs *fs);
 

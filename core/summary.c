@@ -69,17 +69,6 @@ static void keep_costs(struct fs *fs)
 	hog_vec_free(&keep);
 }
 
-static void add_rel(const char **rel, int *nrel, const char *e)
-{
-	int k;
-
-	for (k = 0; k < *nrel; k++)
-		if (rel[k] == e)
-			return;
-	if (*nrel < MAX_SUM_REL)
-		rel[(*nrel)++] = e;
-}
-
 /* The held lock's name for the caller: through the returned pointer, or a portable one. */
 static const char *exit_name(struct fs *fs, const struct exitrec *x, const struct held *h)
 {
@@ -137,7 +126,7 @@ static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 		if (i == 0 || x->t.pf < s->pf_delta)
 			s->pf_delta = x->t.pf;
 		for (j = 0; j < x->t.nrel; j++)
-			add_rel(rel, nrel, x->t.rel[j]);
+			add_unique(rel, nrel, MAX_SUM_REL, x->t.rel[j]);
 		for (j = 0; j < x->t.nheld; j++)
 			add_acq(acq, nacq, exit_name(fs, x, &x->t.held[j]), &x->t.held[j]);
 	}
