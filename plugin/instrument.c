@@ -792,16 +792,20 @@ static void place(struct hog_module *m, bool all, auto_vec<act> &acts)
 
 unsigned int lh_instrument_function(struct hog_module *mod)
 {
-	const char *fname = hog_intern(in.strs, IDENTIFIER_POINTER(DECL_NAME(current_function_decl)));
-	bool all = in.all || hog_map_get(in.funcs, fname);
-	bool holder = all || hog_map_get(in.holders, fname);
+	const char *fname;
+	bool all, holder;
 	struct hog_module *m;
 	auto_vec<act> acts;
 	basic_block bb;
 	int before = in.nsites;
 
-	if (!in.on || !instrumentable(fname))
+	if (!in.on)
 		return 0;
+	fname = hog_intern(in.strs, IDENTIFIER_POINTER(DECL_NAME(current_function_decl)));
+	if (!instrumentable(fname))
+		return 0;
+	all = in.all || hog_map_get(in.funcs, fname);
+	holder = all || hog_map_get(in.holders, fname);
 	in.mod = mod;
 	m = hog_module_new(in.strs, "");
 	FOR_EACH_BB_FN(bb, cfun)
