@@ -362,9 +362,15 @@ static const char *callee_name(gimple *g)
 {
 	tree fn = is_gimple_call(g) ? gimple_call_fndecl(g) : NULL_TREE;
 
-	if (!fn || !DECL_NAME(fn) || fndecl_built_in_p(fn))
+	const char *n;
+
+	if (!fn || !DECL_NAME(fn))
 		return NULL;
-	return hog_intern(in.strs, IDENTIFIER_POINTER(DECL_NAME(fn)));
+	n = IDENTIFIER_POINTER(DECL_NAME(fn));
+	/* malloc(), free(), printf() are builtins too: only __builtin_* are not calls */
+	if (fndecl_built_in_p(fn) && (!fndecl_built_in_p(fn, BUILT_IN_NORMAL) || n[0] == '_'))
+		return NULL;
+	return hog_intern(in.strs, n);
 }
 
 /* spinlock_check(lock) is lock: follow passthrough calls to the lock */
