@@ -28,12 +28,19 @@ LOCKHOG  := $(BUILD)/lockhog
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 LIBS     := -ljansson -lelf
+# the userspace runtime (rt/README.md): built without the plugin, never
+# instrumented; the .a for executables (local-exec TLS), the .so with
+# initial-exec TLS so that a probe's thread-local access stays one move
+RT_SRC   := $(wildcard rt/*.c)
+RT_A     := $(BUILD)/liblockhog-rt.a
+RT_SO    := $(BUILD)/liblockhog-rt.so
+RT_CFLAGS := -O2 -g $(WARN) -std=gnu11 -fvisibility=hidden -fno-stack-protector
 
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 
 .PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci
-all: $(PLUGIN) $(LOCKHOG)
+all: $(PLUGIN) $(LOCKHOG) $(RT_A) $(RT_SO)
 
 deps:
 	@scripts/deps.sh
@@ -68,6 +75,21 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard cor
 
 unit: $(UNIT_BIN)
 
+$(BUILD)/rt/a/%.o: rt/%.c $(wildcard rt/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -fPIE '-DRT_TLS_MODEL="local-exec"' -c $< -o $@
+
+$(BUILD)/rt/so/%.o: rt/%.c $(wildcard rt/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -fPIC -c $< -o $@
+
+$(RT_A): $(patsubst rt/%.c,$(BUILD)/rt/a/%.o,$(RT_SRC))
+	rm -f $@
+	ar rcs $@ $^
+
+$(RT_SO): $(patsubst rt/%.c,$(BUILD)/rt/so/%.o,$(RT_SRC))
+	$(CC) -shared -Wl,-soname,liblockhog-rt.so -o $@ $^ -ljansson -lpthread
+
 kernel-tree:
 	@scripts/kernel-tree.sh $(KDIR)
 
@@ -98,7 +120,7 @@ kernel: deps all
 
 clean:
 	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests \
-		$(CORE_LIB) $(PLUGIN) $(LOCKHOG)
+		$(BUILD)/rt $(CORE_LIB) $(PLUGIN) $(LOCKHOG) $(RT_A) $(RT_SO)
 
 # AFL++ on the rules parser and the section reader, then csmith programs
 # built with and without the plugin (tests/fuzz/run.sh, tests/cli/csmith.sh)

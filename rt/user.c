@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockhog's userspace runtime: the probes (docs/runtime.md section 2).
+ *
+ * The acquire and the release are the hot path, held to about 40
+ * instructions a pair with the calls (scripts/bench-rt.sh measures
+ * them): a thread-local stack of open sections with a sentinel at its
+ * bottom, so that an empty stack is the release's ordinary lock
+ * mismatch; the counters found from the descriptor's address by a
+ * shift and an add; rdtsc for the clock.  Everything else (a thread's
+ * first probe, an out-of-order or unmatched release, an overflow) is
+ * out of line.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "user.h"
+
+/* what top points past before a thread's first probe */
+static struct rt_open rt_sentinel[1] = { { .lock = RT_NO_LOCK } };
+
+/*
+ * RT_TLS_MODEL (the Makefile's): local-exec in liblockhog-rt.a, an
+ * %fs-relative access with the offset in the instruction; initial-exec
+ * in liblockhog-rt.so, one load more, and the library must be linked,
+ * not dlopen()ed (rt/README.md).
+ */
+#ifndef RT_TLS_MODEL
+#define RT_TLS_MODEL "initial-exec"
+#endif
+static __thread struct rt_tls rt_tls __attribute__((tls_model(RT_TLS_MODEL))) = {
+	.top = &rt_sentinel[1],
+};
+
+static inline notrace struct rt_ctr *rt_ctr(const struct lockhog_site *s)
+{
+	return (struct rt_ctr *)(rt_tls.bias + (uintptr_t)s * RT_CTR_SCALE);
+}
+
+/* a thread's first probe: its counters, its pair table, its stack */
+static notrace int rt_thread_start(void)
+{
+	struct rt_tls *t = &rt_tls;
+	struct rt_thread *th;
+
+	/* an instrumented malloc() calling back, or an earlier failure */
+	if (t->starting)
+		return 0;
+	t->starting = 1;
+	th = rt_thread_new();
+	if (!th) {
+		t->starting = 2;	/* for good: this thread is not measured */
+		return 0;
+	}
+	t->bias = (uintptr_t)th->ctr - (uintptr_t)rt_proc.sites * RT_CTR_SCALE;
+	t->stack[0].site = NULL;
+	t->stack[0].lock = RT_NO_LOCK;
+	t->top = &t->stack[1];
+	t->limit = &t->stack[LOCKHOG_DEPTH + 1];
+	t->lost = 0;
+	t->th = th;
+	t->starting = 0;
+	return 1;
+}
+
+/* the pthread key's destructor: hand the counters over, start afresh */
+notrace void rt_thread_exit(void *arg)
+{
+	struct rt_tls *t = &rt_tls;
+
+	rt_thread_done(arg);
+	t->top = &rt_sentinel[1];
+	t->limit = NULL;
+	t->bias = 0;
+	t->th = NULL;
+}
+
+static inline notrace void rt_fill(struct rt_open *e, struct lockhog_site *s, const void *lock)
+{
+	uint32_t lo, hi;
+
+	e->site = s;
+	e->lock = lock;
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	e->t0.half.lo = lo;
+	e->t0.half.hi = hi;
+	e->ninner = 0;
+	/* a signal handler's probes find e complete, or above top */
+	barrier();
+	rt_tls.top = e + 1;
+}
+
+/* an acquire that found the stack full, or the thread not started */
+static notrace __attribute__((noinline)) void rt_push_slow(struct lockhog_site *s,
+							   const void *lock)
+{
+	struct rt_tls *t = &rt_tls;
+
+	if (!t->limit) {
+		if (rt_thread_start())
+			rt_fill(t->top, s, lock);
+		return;
+	}
+	t->th->ovf.stack++;
+	t->lost++;
+}
+
+static inline notrace void rt_push(struct lockhog_site *s, const void *lock)
+{
+	struct rt_open *e = rt_tls.top;
+
+	if (unlikely((uintptr_t)e >= (uintptr_t)rt_tls.limit)) {
+		rt_push_slow(s, lock);
+		return;
+	}
+	rt_fill(e, s, lock);
+}
+
+rt_export void __lockhog_acquire(struct lockhog_site *s, const void *lock)
+{
+	rt_push(s, lock);
+}
+
+rt_export void __lockhog_tryacquire(struct lockhog_site *s, const void *lock, long ret)
+{
+	int taken = s->flags & LOCKHOG_F_TRYZERO ? ret == 0 : ret != 0;
+
+	if (taken)
+		rt_push(s, lock);
+}
+
+/* a hold ends: its site's count, total, max and histogram */
+static inline notrace void rt_account(const struct rt_open *e, u64 now)
+{
+	struct rt_ctr *c = rt_ctr(e->site);
+	u64 dt = now - e->t0.word, b;
+
+	c->holds++;
+	c->ticks += dt;
+	if (unlikely(dt > c->max))
+		c->max = dt;
+	/* log2: a 64-bit result, spared the sign extension of an int */
+	__asm__("bsr %1, %0" : "=r"(b) : "rm"(dt | 1));
+	c->hist[b]++;
+}
+
+/*
+ * A release whose lock is not the innermost: an out-of-order release
+ * (the entries above stay), one that matches nothing, or a thread that
+ * has not started.
+ */
+static notrace __attribute__((noinline)) void rt_release_slow(const void *lock)
+{
+	struct rt_tls *t = &rt_tls;
+	struct rt_open *e;
+
+	if (!t->th && !rt_thread_start())
+		return;
+	for (e = t->top - 1; e > t->stack; e--) {
+		if (e->lock != lock)
+			continue;
+		rt_account(e, rt_rdtsc());
+		memmove(e, e + 1, (t->top - e - 1) * sizeof(*e));
+		t->top--;
+		return;
+	}
+	/* the release of a push the full stack dropped, or of nothing */
+	if (t->lost)
+		t->lost--;
+	else
+		t->th->ovf.unmatched++;
+}
+
+rt_export void __lockhog_release(struct lockhog_site *s, const void *lock)
+{
+	struct rt_open *e = rt_tls.top - 1;
+
+	if (unlikely(e->lock != lock)) {
+		rt_release_slow(lock);
+		return;
+	}
+	rt_account(e, rt_rdtsc());
+	barrier();
+	rt_tls.top = e;
+}
+
+/*
+ * Inner site s ran n times (calls) or n iterations (loops) in the hold
+ * e: its slot in e (per-hold figures) and its pair's.  NULL when the
+ * thread's pair table is full.
+ */
+static notrace struct rt_pair *rt_inner(struct rt_open *e, const struct lockhog_site *s, u64 n)
+{
+	struct rt_thread *th = rt_tls.th;
+	struct rt_slot *sl = e->slot, *end = sl + e->ninner;
+	struct rt_pair *p;
+
+	for (; sl < end; sl++)
+		if (sl->inner == s)
+			goto found;
+	p = rt_pair_get(&th->pairs, e->site, s);
+	if (!p) {
+		th->ovf.pairs++;
+		return NULL;
+	}
+	if (e->ninner == LOCKHOG_HOLD_INNER) {
+		th->ovf.hold_inner++;
+		return p;
+	}
+	sl = &e->slot[e->ninner++];
+	sl->inner = s;
+	sl->pair = p;
+	sl->n = 0;
+	p->holds_with++;
+found:
+	sl->n += n;
+	if (sl->n > sl->pair->hmax)
+		sl->pair->hmax = sl->n;
+	return sl->pair;
+}
+
+rt_export unsigned long long __lockhog_call_begin(struct lockhog_site *s)
+{
+	u64 now;
+
+	if (!rt_tls.top[-1].site)
+		return 0;
+	now = rt_rdtsc();
+	return now ? now : 1;
+}
+
+rt_export void __lockhog_call_end(struct lockhog_site *s, unsigned long long token)
+{
+	struct rt_open *e = rt_tls.top - 1;
+	struct rt_pair *p;
+	u64 dt;
+
+	/* none open at the call, or the call released the section */
+	if (!token || !e->site)
+		return;
+	dt = rt_rdtsc() - token;
+	p = rt_inner(e, s, 1);
+	if (!p)
+		return;
+	p->n++;
+	p->sum += dt;
+	if (dt > p->max)
+		p->max = dt;
+}
+
+rt_export void __lockhog_loop(struct lockhog_site *s, unsigned long iterations)
+{
+	struct rt_open *e = rt_tls.top - 1;
+	struct rt_pair *p;
+
+	if (!e->site)
+		return;
+	p = rt_inner(e, s, iterations);
+	if (!p)
+		return;
+	p->n++;
+	p->sum += iterations;
+}
+
+rt_export void __lockhog_atomic(struct lockhog_site *s, const void *addr)
+{
+	if (unlikely(!rt_tls.th) && !rt_thread_start())
+		return;
+	rt_ctr(s)->atomics++;
+}

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The userspace runtime (rt/, docs/runtime.md), its probes called by hand
+# on descriptors the test programs put in lockhog_sites themselves: the
+# exact counts each scenario must leave in $LOCKHOG_OUT
+# (tests/runtime/expect.py), the archive and the shared library, no
+# malloc after a thread's first probe, and $LOCKHOG_OUT written whole or
+# not at all, never over what is not a regular file.  Devices are made
+# with mknod in a temporary directory, so a regression cannot hurt the
+# machine's /dev/null.
+set -u
+cd "$(dirname "$0")/../.."
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. tests/tap.sh
+SCENARIOS="basic nesting order unmatched trylock stack hold_inner pairs recursive
+	atomics call_releases open_at_exit threads forked nothing"
+echo "1..33"
+
+RT_A=build/liblockhog-rt.a
+RT_SO=build/liblockhog-rt.so
+CC="gcc -O2 -Wall -Werror -Irt"
+build() {
+	$CC -o "$T/$1" "tests/runtime/$2" "${@:3}" >>$T/build.log 2>&1
+}
+build probes probes.c $RT_A -ljansson -lpthread &&
+	build probes-so probes.c -L build -llockhog-rt -Wl,-rpath,$PWD/build &&
+	build nosites-a nosites.c -Wl,--whole-archive $RT_A -Wl,--no-whole-archive -ljansson -lpthread &&
+	build nosites-so nosites.c -Wl,--no-as-needed -L build -llockhog-rt -Wl,-rpath,$PWD/build &&
+	build nomalloc nomalloc.c $RT_A -ljansson -lpthread
+res $? "the test programs build against $RT_A and $RT_SO" $T/build.log
+
+# scenario BIN NAME: runs BIN NAME with the report in $T/BIN-NAME.json
+# and checks it; the run must print nothing and exit 0
+scenario() {
+	local out=$T/$1-$2.json
+	LOCKHOG_OUT=$out "$T/$1" $2 >$T/run.log 2>&1 &&
+		[ ! -s $T/run.log ] &&
+		/usr/bin/python3 tests/runtime/expect.py $2 $out >>$T/run.log 2>&1
+}
+for s in $SCENARIOS; do
+	scenario probes $s
+	res $? "probes: $s" $T/run.log
+done
+for s in basic threads hold_inner; do
+	scenario probes-so $s
+	res $? "probes through liblockhog-rt.so: $s" $T/run.log
+done
+scenario nosites-a nosites
+res $? "a program with no sites, the archive linked whole: an empty report" $T/run.log
+scenario nosites-so nosites
+res $? "a program with no sites, the shared library linked: an empty report" $T/run.log
+
+read -r first after < <(LOCKHOG_OUT=$T/nomalloc.json $T/nomalloc)
+[ "${first:-0}" -gt 0 ] && [ "${after:-x}" = 0 ]
+res $? "no malloc after a thread's first probe (first ${first:-?}, after ${after:-?})"
+
+mkdir $T/cwd
+(cd $T/cwd && env -u LOCKHOG_OUT ../probes basic >../run.log 2>&1)
+[ $? = 0 ] && [ ! -s $T/run.log ] && [ -z "$(ls -A $T/cwd)" ]
+res $? "without LOCKHOG_OUT nothing is written, nothing said" $T/run.log
+
+# fails_cleanly PATH: the program exits 0 (its status is its own) and
+# the runtime says one line on stderr, naming PATH
+fails_cleanly() {
+	LOCKHOG_OUT=$1 $T/probes basic >$T/out 2>$T/err
+	[ $? = 0 ] && [ ! -s $T/out ] && [ "$(wc -l <$T/err)" = 1 ] &&
+		grep -qF "LOCKHOG_OUT=$1:" $T/err
+}
+no_temp() { [ -z "$(find "$1" -name '.*.??????' 2>/dev/null)" ]; }
+
+mkdir $T/dir
+fails_cleanly $T/dir && [ -d $T/dir ] && [ -z "$(ls -A $T/dir)" ] && no_temp $T
+res $? "LOCKHOG_OUT a directory: one line, the directory untouched" $T/err
+
+mknod $T/null c 1 3
+fails_cleanly $T/null && [ -c $T/null ] && no_temp $T
+res $? "LOCKHOG_OUT a character device: one line, still the device" $T/err
+
+mkfifo $T/fifo
+timeout 30 env LOCKHOG_OUT=$T/fifo $T/probes basic 2>$T/err
+[ $? = 0 ] && [ -p $T/fifo ] && [ "$(wc -l <$T/err)" = 1 ] && no_temp $T
+res $? "LOCKHOG_OUT a FIFO: one line, never opened, still a FIFO" $T/err
+
+fails_cleanly $T/none/r.json && [ ! -e $T/none ]
+res $? "LOCKHOG_OUT in a directory that does not exist: one line" $T/err
+
+ln -s $T/gone.json $T/dangling
+fails_cleanly $T/dangling && [ -L $T/dangling ] && [ ! -e $T/gone.json ]
+res $? "LOCKHOG_OUT a dangling symlink: one line, the link kept" $T/err
+
+echo old >$T/keep.json
+chmod 640 $T/keep.json
+LOCKHOG_OUT=$T/keep.json $T/probes basic 2>$T/err
+/usr/bin/python3 tests/runtime/expect.py basic $T/keep.json >>$T/err 2>&1 &&
+	[ "$(stat -c %a $T/keep.json)" = 640 ] && no_temp $T
+res $? "LOCKHOG_OUT a regular file: replaced whole, its mode kept, no temporary" $T/err
+
+echo old >$T/target.json
+ln -s target.json $T/link
+LOCKHOG_OUT=$T/link $T/probes basic 2>$T/err
+[ -L $T/link ] && /usr/bin/python3 tests/runtime/expect.py basic $T/target.json >>$T/err 2>&1
+res $? "LOCKHOG_OUT a symlink: its target written, the link kept" $T/err
+
+(umask 027 && LOCKHOG_OUT=$T/new.json $T/probes basic 2>$T/err)
+[ "$(stat -c %a $T/new.json 2>/dev/null)" = 640 ] && [ ! -s $T/err ]
+res $? "a new report gets 0666 less the umask" $T/err
+
+! objdump -h $RT_SO build/rt/a/*.o | grep -q lockhog_sites &&
+	! objdump -d $RT_SO | grep -E 'call.*<__lockhog_' >$T/calls
+res $? "the runtime has no site and calls no probe: never instrumented" $T/calls
+
+[ -c /dev/null ]
+res $? "/dev/null is still a character device"
+exit 0
