@@ -3,7 +3,8 @@
 #
 #   make scan    build, then scan mm/ of Debian's linux-source-6.1
 #   make check   build, then run every test
-#   make bench   plugin overhead on a kbuild of mm/
+#   make bench   plugin overhead on a kbuild of mm/, the runtime's probes
+#   make bench-rt  the userspace runtime's probes under callgrind alone
 #   make bench-kernel  the plugin on a whole kernel build
 #
 # See README.md.
@@ -101,6 +102,11 @@ check: deps all unit kernel-tree
 
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh
+
+# the userspace runtime's probes under callgrind alone (part of bench)
+.PHONY: bench-rt
+bench-rt: deps all
+	@scripts/bench-rt.sh
 
 # the plugin on a whole kernel build, with and without it (about 40 min)
 bench-kernel: deps all

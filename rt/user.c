@@ -70,6 +70,7 @@ notrace void rt_thread_exit(void *arg)
 	struct rt_tls *t = &rt_tls;
 
 	rt_thread_done(arg);
+	t->pc = NULL;
 	t->top = &rt_sentinel[1];
 	t->limit = NULL;
 	t->bias = 0;
@@ -185,27 +186,39 @@ rt_export void __lockhog_release(struct lockhog_site *s, const void *lock)
 	rt_tls.top = e;
 }
 
-/*
- * Inner site s ran n times (calls) or n iterations (loops) in the hold
- * e: its slot in e (per-hold figures) and its pair's.  NULL when the
- * thread's pair table is full.
- */
-static notrace struct rt_pair *rt_inner(struct rt_open *e, const struct lockhog_site *s, u64 n)
+/* a pair the cache missed: the thread's table, or an overflow */
+static notrace __attribute__((noinline)) struct rt_pair *
+rt_pair_find(const struct lockhog_site *sec, const struct lockhog_site *s)
 {
-	struct rt_thread *th = rt_tls.th;
-	struct rt_slot *sl = e->slot, *end = sl + e->ninner;
-	struct rt_pair *p;
+	struct rt_tls *t = &rt_tls;
+	struct rt_pair *p = rt_pair_get(&t->th->pairs, sec, s);
 
-	for (; sl < end; sl++)
-		if (sl->inner == s)
-			goto found;
-	p = rt_pair_get(&th->pairs, e->site, s);
-	if (!p) {
-		th->ovf.pairs++;
-		return NULL;
+	if (!p)
+		t->th->ovf.pairs++;
+	else
+		t->pc = p;
+	return p;
+}
+
+/*
+ * Inner site s's first event in the hold e: its pair (the last one
+ * found, most of the time), and a slot for the per-hold figures if one
+ * of LOCKHOG_HOLD_INNER is free.
+ */
+static inline notrace struct rt_pair *rt_slot_new(struct rt_open *e, const struct lockhog_site *s,
+						  struct rt_slot **slp)
+{
+	struct rt_pair *p = rt_tls.pc;
+	struct rt_slot *sl;
+
+	*slp = NULL;
+	if (unlikely(!p || p->sec != e->site || p->inner != s)) {
+		p = rt_pair_find(e->site, s);
+		if (!p)
+			return NULL;
 	}
-	if (e->ninner == LOCKHOG_HOLD_INNER) {
-		th->ovf.hold_inner++;
+	if (unlikely(e->ninner == LOCKHOG_HOLD_INNER)) {
+		rt_tls.th->ovf.hold_inner++;
 		return p;
 	}
 	sl = &e->slot[e->ninner++];
@@ -213,11 +226,26 @@ static notrace struct rt_pair *rt_inner(struct rt_open *e, const struct lockhog_
 	sl->pair = p;
 	sl->n = 0;
 	p->holds_with++;
-found:
-	sl->n += n;
-	if (sl->n > sl->pair->hmax)
-		sl->pair->hmax = sl->n;
-	return sl->pair;
+	*slp = sl;
+	return p;
+}
+
+/*
+ * The pair (e's section site, inner site s) and s's slot in e (NULL when
+ * the hold has no room for it); NULL when the pair table is full.
+ */
+static inline notrace struct rt_pair *rt_pair_of(struct rt_open *e, const struct lockhog_site *s,
+						 struct rt_slot **slp)
+{
+	struct rt_slot *sl = e->slot, *end = sl + e->ninner;
+
+	for (; sl < end; sl++) {
+		if (sl->inner == s) {
+			*slp = sl;
+			return sl->pair;
+		}
+	}
+	return rt_slot_new(e, s, slp);
 }
 
 rt_export unsigned long long __lockhog_call_begin(struct lockhog_site *s)
@@ -233,6 +261,7 @@ rt_export unsigned long long __lockhog_call_begin(struct lockhog_site *s)
 rt_export void __lockhog_call_end(struct lockhog_site *s, unsigned long long token)
 {
 	struct rt_open *e = rt_tls.top - 1;
+	struct rt_slot *sl;
 	struct rt_pair *p;
 	u64 dt;
 
@@ -240,27 +269,32 @@ rt_export void __lockhog_call_end(struct lockhog_site *s, unsigned long long tok
 	if (!token || !e->site)
 		return;
 	dt = rt_rdtsc() - token;
-	p = rt_inner(e, s, 1);
+	p = rt_pair_of(e, s, &sl);
 	if (!p)
 		return;
 	p->n++;
 	p->sum += dt;
 	if (dt > p->max)
 		p->max = dt;
+	if (sl && ++sl->n > p->hmax)
+		p->hmax = sl->n;
 }
 
 rt_export void __lockhog_loop(struct lockhog_site *s, unsigned long iterations)
 {
 	struct rt_open *e = rt_tls.top - 1;
+	struct rt_slot *sl;
 	struct rt_pair *p;
 
 	if (!e->site)
 		return;
-	p = rt_inner(e, s, iterations);
+	p = rt_pair_of(e, s, &sl);
 	if (!p)
 		return;
 	p->n++;
 	p->sum += iterations;
+	if (sl && (sl->n += iterations) > p->hmax)
+		p->hmax = sl->n;
 }
 
 rt_export void __lockhog_atomic(struct lockhog_site *s, const void *addr)

@@ -125,6 +125,7 @@ struct rt_tls {
 	uintptr_t bias;			/* see struct rt_ctr */
 	unsigned long lost;		/* pushes dropped: their releases */
 	struct rt_thread *th;
+	struct rt_pair *pc;		/* the pair found last */
 	int starting;			/* rt_thread_start() is running */
 	struct rt_open stack[LOCKHOG_DEPTH + 1];
 };
