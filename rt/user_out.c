@@ -35,12 +35,14 @@ static notrace int rt_ns_bucket(double ns)
 
 /*
  * Tick bucket b ([2^b, 2^(b+1)) ticks, 0 and 1 in bucket 0) goes to the
- * nanosecond bucket of its middle, but never above the longest hold's:
- * a hold may land one bucket low, none lands above max_ns.
+ * nanosecond bucket of its middle, but never above the longest hold's,
+ * and the tick bucket holding the longest hold goes to max_ns's own:
+ * a hold may be counted one bucket low, max_ns's bucket is the last.
  */
 static notrace void rt_hist_ns(const struct rt_ctr *c, u64 *hist)
 {
-	int b, top = rt_ns_bucket((double)c->max * rt_ns_per_tick), nb;
+	int b, top = rt_ns_bucket((double)rt_ns(c->max)), nb;
+	int top_ticks = 63 - __builtin_clzll(c->max | 1);
 
 	memset(hist, 0, LOCKHOG_HIST * sizeof(*hist));
 	for (b = 0; b < RT_TICK_HIST; b++) {
@@ -49,7 +51,7 @@ static notrace void rt_hist_ns(const struct rt_ctr *c, u64 *hist)
 		if (!c->hist[b])
 			continue;
 		nb = rt_ns_bucket(mid * rt_ns_per_tick);
-		hist[nb < top ? nb : top] += c->hist[b];
+		hist[nb < top && b != top_ticks ? nb : top] += c->hist[b];
 	}
 }
 

@@ -2,7 +2,8 @@
 /*
  * scripts/bench-rt.sh's workload: N uncontended acquire/release pairs of
  * a pthread mutex, with nothing inside (argv[1] "empty") or one costly
- * call inside ("call": free() of a NULL the compiler cannot see).  Built
+ * call inside ("call": free() of a NULL the compiler cannot see; built
+ * with -fno-builtin-free, as the plugin probes no builtin call).  Built
  * three ways: plain; instrumented by the plugin
  * (-fplugin-arg-lockhog-instrument=all); or, with -DBY_HAND, with the
  * probes placed where docs/runtime.md says the plugin places them, for

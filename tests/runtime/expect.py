@@ -88,12 +88,12 @@ def holds(r):
     return {s["function"]: s["holds"] for s in r["sections"]}
 
 
-def inner(s, name):
+def inner(s, name, kind="call"):
     """(calls, holds_with, calls_max) of a call, (runs, iterations, iters_max,
     holds_with) of a loop, by callee name"""
     out = []
     for i in s["inner"]:
-        if i["name"] != name:
+        if i["name"] != name or i["kind"] != kind:
             continue
         if i["kind"] == "call":
             out.append((i["calls"], i["holds_with"], i["calls_max"]))
@@ -112,7 +112,7 @@ def basic(r):
     want("holds", holds(r), {"sec_a": 3})
     a = sec(r, "sec_a")
     want("costly", inner(a, "costly"), [(3, 1, 3)])
-    want("loop", inner(a, "body_call"), [(2, 1500, 1000, 2)])
+    want("loop", inner(a, "body_call", "loop"), [(2, 1500, 1000, 2)])
     want("cpus", r["cpus"], 1)
     ovf(r)
 
@@ -235,25 +235,39 @@ def nosites(r):
 # --- instrumented fixtures (tests/runtime/fixtures/, tests/runtime/instrumented.sh)
 
 def fx_calls(r):
-    s = sec(r, "three_calls")
-    want("three_calls holds", s["holds"], 1)
-    want("costly_io", inner(s, "usleep"), [(3, 1, 3)])
+    want("holds", holds(r), {"one_site": 1, "three_sites": 1})
+    s = sec(r, "one_site")
+    want("one_site's usleep", inner(s, "usleep"), [(3, 1, 3)])
+    want("one_site's loop", [(i["runs"], i["iterations"], i["iters_max"], i["holds_with"])
+                             for i in s["inner"] if i["kind"] == "loop"], [(1, 3, 3, 1)])
+    s = sec(r, "three_sites")
+    want("three_sites' usleep sites", inner(s, "usleep"), [(1, 1, 1)] * 3)
+    want("three_sites' inner", [i["kind"] for i in s["inner"]], ["call"] * 3)
+    want("three_sites' calls", sum(i["calls"] for i in s["inner"]), 3)
+    lines = sorted(i["line"] for i in s["inner"])
+    want("three_sites' call lines", lines, [lines[0], lines[0] + 1, lines[0] + 2])
+    want("file", s["file"], "tests/runtime/fixtures/calls.c")
+    want("lock", (s["lock"], s["lock_kind"]), ("m", "mutex"))
+    ovf(r)
 
 
 def fx_loop(r):
+    want("holds", holds(r), {"thousand": 1})
     s = sec(r, "thousand")
-    want("thousand holds", s["holds"], 1)
-    want("loop", [(i["runs"], i["iterations"], i["iters_max"], i["holds_with"])
-                  for i in s["inner"] if i["kind"] == "loop"], [(1, 1000, 1000, 1)])
+    want("loop", [(i["name"], i["runs"], i["iterations"], i["iters_max"], i["holds_with"])
+                  for i in s["inner"]], [("work", 1, 1000, 1000, 1)])
+    want("lock", (s["lock"], s["lock_kind"]), ("sl", "spin"))
+    ovf(r)
 
 
 def fx_trylock(r):
-    want("holds", holds(r), {"try_once": 1})
+    want("holds", holds(r), {"hold_it": 1, "try_once": 1})
     ovf(r)
 
 
 def fx_threads(r):
     want("holds", holds(r), {"worker": 2000})
+    want("sched_yield", inner(sec(r, "worker"), "sched_yield"), [(2000, 2000, 1)])
     want("cpus", r["cpus"], 2)
     ovf(r)
 

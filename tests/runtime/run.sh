@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The userspace runtime (rt/, docs/runtime.md), its probes called by hand
-# on descriptors the test programs put in lockhog_sites themselves: the
-# exact counts each scenario must leave in $LOCKHOG_OUT
-# (tests/runtime/expect.py), the archive and the shared library, no
-# malloc after a thread's first probe, and $LOCKHOG_OUT written whole or
-# not at all, never over what is not a regular file.  Devices are made
+# The userspace runtime (rt/, docs/runtime.md), in two layers.  Its
+# probes called by hand on descriptors the test programs put in
+# lockhog_sites themselves: the exact counts each scenario must leave in
+# $LOCKHOG_OUT (tests/runtime/expect.py), the archive and the shared
+# library, no malloc after a thread's first probe, and $LOCKHOG_OUT
+# written whole or not at all, never over what is not a regular file.
+# Then tests/runtime/fixtures/, instrumented by the plugin with
+# rules/userspace.rules, run, and their reports checked exactly.  Devices are made
 # with mknod in a temporary directory, so a regression cannot hurt the
 # machine's /dev/null.
 set -u
@@ -15,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/tap.sh
 SCENARIOS="basic nesting order unmatched trylock stack hold_inner pairs recursive
 	atomics call_releases open_at_exit threads forked nothing"
-echo "1..33"
+echo "1..38"
 
 RT_A=build/liblockhog-rt.a
 RT_SO=build/liblockhog-rt.so
@@ -109,6 +111,31 @@ res $? "a new report gets 0666 less the umask" $T/err
 ! objdump -h $RT_SO build/rt/a/*.o | grep -q lockhog_sites &&
 	! objdump -d $RT_SO | grep -E 'call.*<__lockhog_' >$T/calls
 res $? "the runtime has no site and calls no probe: never instrumented" $T/calls
+
+# the plugin's probes (instrument=all) on fixtures of pthread code
+INSTR="-fplugin=$PWD/build/lockhog.so -fplugin-arg-lockhog-rules=$PWD/rules/userspace.rules
+	-fplugin-arg-lockhog-instrument=all"
+# fixture NAME LINK...: built instrumented, linked, run; its report checked
+fixture() {
+	local f=$1 out=$T/fx-$1.json
+	shift
+	# shellcheck disable=SC2086
+	gcc -O2 $INSTR -c -o $T/fx-$f.o tests/runtime/fixtures/$f.c >$T/fx.log 2>&1 &&
+		nm $T/fx-$f.o | grep -q ' U __lockhog_acquire' &&
+		gcc -o $T/fx-$f $T/fx-$f.o "$@" >>$T/fx.log 2>&1 &&
+		LOCKHOG_OUT=$out $T/fx-$f >>$T/fx.log 2>&1 &&
+		/usr/bin/python3 tests/runtime/expect.py fx_$f $out >>$T/fx.log 2>&1
+}
+fixture calls $RT_A -ljansson -lpthread
+res $? "instrumented: a costly call 3 times in a section reports 3 (one site, three sites)" $T/fx.log
+fixture loop $RT_A -ljansson -lpthread
+res $? "instrumented: a loop of 1000 iterations under a spin lock reports 1000" $T/fx.log
+fixture trylock $RT_A -ljansson -lpthread
+res $? "instrumented: a trylock that fails opens no section" $T/fx.log
+fixture threads $RT_A -ljansson -lpthread
+res $? "instrumented: two threads' holds and calls add up" $T/fx.log
+fixture threads -L build -llockhog-rt -Wl,-rpath,$PWD/build
+res $? "instrumented, liblockhog-rt.so: two threads' holds and calls add up" $T/fx.log
 
 [ -c /dev/null ]
 res $? "/dev/null is still a character device"
