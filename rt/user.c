@@ -87,9 +87,12 @@ static inline notrace void rt_fill(struct rt_open *e, struct lockhog_site *s, co
 	e->t0.half.lo = lo;
 	e->t0.half.hi = hi;
 	e->ninner = 0;
-	/* a signal handler's probes find e complete, or above top */
+	/*
+	 * A signal handler's probes find e complete, or above top.  e is
+	 * top: the increment is one add to memory, no address kept.
+	 */
 	barrier();
-	rt_tls.top = e + 1;
+	rt_tls.top++;
 }
 
 /* an acquire that found the stack full, or the thread not started */
@@ -183,7 +186,7 @@ rt_export void __lockhog_release(struct lockhog_site *s, const void *lock)
 	}
 	rt_account(e, rt_rdtsc());
 	barrier();
-	rt_tls.top = e;
+	rt_tls.top--;		/* to e: one subtract from memory */
 }
 
 /* a pair the cache missed: the thread's table, or an overflow */

@@ -145,12 +145,14 @@ struct rt_proc {
 
 extern struct rt_proc rt_proc;
 
+/* the TSC, combined in rax: the compiler would copy it there anyway */
 static inline notrace u64 rt_rdtsc(void)
 {
-	u64 lo, hi;	/* rdtsc clears the upper halves: no zero-extension */
+	u64 t;
 
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (u64)hi << 32 | lo;
+	__asm__ __volatile__("rdtsc\n\tshl $32, %%rdx\n\tor %%rdx, %%rax"
+			     : "=a"(t) : : "rdx");
+	return t;
 }
 
 u64 rt_mono_ns(void);
