@@ -170,7 +170,7 @@ static notrace json_t *rt_section_json(unsigned long i)
 }
 
 /* sections worst max first, atomics most first; ties by place */
-static int rt_by_max(const void *x, const void *y)
+static notrace int rt_by_max(const void *x, const void *y)
 {
 	unsigned long a = *(const unsigned long *)x, b = *(const unsigned long *)y;
 	u64 ma = rt_proc.ctr[a].max, mb = rt_proc.ctr[b].max;
@@ -180,7 +180,7 @@ static int rt_by_max(const void *x, const void *y)
 	return rt_site_cmp(&rt_proc.sites[a], &rt_proc.sites[b]);
 }
 
-static int rt_by_atomics(const void *x, const void *y)
+static notrace int rt_by_atomics(const void *x, const void *y)
 {
 	unsigned long a = *(const unsigned long *)x, b = *(const unsigned long *)y;
 	u64 ma = rt_proc.ctr[a].atomics, mb = rt_proc.ctr[b].atomics;

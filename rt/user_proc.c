@@ -81,8 +81,10 @@ notrace struct rt_pair *rt_pair_get(struct rt_pairs *p, const struct lockhog_sit
 	if ((p->used + 1) * 4 > p->cap * 3)
 		return NULL;
 	p->used++;
-	e->sec = sec;
+	/* inner first: exit's merge may read a thread's table meanwhile */
 	e->inner = inner;
+	barrier();
+	e->sec = sec;
 	return e;
 }
 
@@ -196,7 +198,7 @@ static notrace void rt_merge(const struct rt_thread *th)
 		const struct rt_pair *p = &th->pairs.v[i];
 		struct rt_pair *to;
 
-		if (!p->sec)
+		if (!p->sec || !p->inner)
 			continue;
 		to = rt_pair_put(&P->pairs, p);
 		if (!to) {

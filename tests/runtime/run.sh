@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/tap.sh
 SCENARIOS="basic nesting order unmatched trylock stack hold_inner pairs recursive
 	atomics call_releases open_at_exit threads forked nothing"
-echo "1..38"
+echo "1..40"
 
 RT_A=build/liblockhog-rt.a
 RT_SO=build/liblockhog-rt.so
@@ -111,6 +111,28 @@ res $? "a new report gets 0666 less the umask" $T/err
 ! objdump -h $RT_SO build/rt/a/*.o | grep -q lockhog_sites &&
 	! objdump -d $RT_SO | grep -E 'call.*<__lockhog_' >$T/calls
 res $? "the runtime has no site and calls no probe: never instrumented" $T/calls
+
+build/lockhog rules --check --rules rules/userspace.rules >$T/rules.log 2>&1
+res $? "rules/userspace.rules passes lockhog rules --check" $T/rules.log
+
+# the static side with the same catalogue: a sleep under a spin lock is
+# found, a condition wait in its loop gives the mutex up
+cat >$T/static.c <<'EOF'
+#include <pthread.h>
+#include <unistd.h>
+static pthread_spinlock_t sl;
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+int ready;
+void spin_sleep(void) { pthread_spin_lock(&sl); usleep(1); pthread_spin_unlock(&sl); }
+void waits(void) { pthread_mutex_lock(&m); while (!ready) pthread_cond_wait(&cv, &m); pthread_mutex_unlock(&m); }
+EOF
+gcc -O2 -c -fplugin=$PWD/build/lockhog.so -fplugin-arg-lockhog-rules=$PWD/rules/userspace.rules \
+	-o $T/static.o $T/static.c >$T/static.log 2>&1
+[ "$(grep -c 'warning:' $T/static.log)" = 1 ] &&
+	grep -q 'static.c:7:.*warning: usleep() called with sl held' $T/static.log &&
+	! grep -q 'pthread_cond_wait' $T/static.log
+res $? "the plugin with rules/userspace.rules: usleep() under a spin lock, no condition wait" $T/static.log
 
 # the plugin's probes (instrument=all) on fixtures of pthread code
 INSTR="-fplugin=$PWD/build/lockhog.so -fplugin-arg-lockhog-rules=$PWD/rules/userspace.rules
