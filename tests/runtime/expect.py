@@ -272,6 +272,13 @@ def fx_threads(r):
     ovf(r)
 
 
+def fx_atomics(r):
+    want("atomics", [(a["name"], a["function"], a["count"]) for a in r["atomics"]],
+         [("hits", "bump", 7), ("hits", "bump", 1)])
+    want("holds", holds(r), {"bump": 1})
+    ovf(r)
+
+
 def main():
     scenario, path = sys.argv[1:3]
     check = globals().get(scenario)

@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/tap.sh
 SCENARIOS="basic nesting order unmatched trylock stack hold_inner pairs recursive
 	atomics call_releases open_at_exit threads forked nothing"
-echo "1..40"
+echo "1..41"
 
 RT_A=build/liblockhog-rt.a
 RT_SO=build/liblockhog-rt.so
@@ -156,6 +156,8 @@ fixture trylock $RT_A -ljansson -lpthread
 res $? "instrumented: a trylock that fails opens no section" $T/fx.log
 fixture threads $RT_A -ljansson -lpthread
 res $? "instrumented: two threads' holds and calls add up" $T/fx.log
+fixture atomics $RT_A -ljansson -lpthread
+res $? "instrumented: C11 atomic RMWs on a global counted, in a section or not; a local's not" $T/fx.log
 fixture threads -L build -llockhog-rt -Wl,-rpath,$PWD/build
 res $? "instrumented, liblockhog-rt.so: two threads' holds and calls add up" $T/fx.log
 
