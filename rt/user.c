@@ -44,9 +44,17 @@ static notrace int rt_thread_start(void)
 	struct rt_tls *t = &rt_tls;
 	struct rt_thread *th;
 
-	/* an instrumented malloc() calling back, or an earlier failure */
-	if (t->starting)
+	/*
+	 * A signal handler's probe, or an instrumented malloc()'s, while
+	 * this very function runs: dropped and counted (overflow.nmi, the
+	 * userspace form of the kernel's probe in NMI).  Or an earlier
+	 * failure: this thread is not measured.
+	 */
+	if (t->starting) {
+		if (t->starting == 1)
+			__atomic_fetch_add(&rt_proc.ovf.nmi, 1, __ATOMIC_RELAXED);
 		return 0;
+	}
 	t->starting = 1;
 	th = rt_thread_new();
 	if (!th) {
@@ -64,35 +72,61 @@ static notrace int rt_thread_start(void)
 	return 1;
 }
 
-/* the pthread key's destructor: hand the counters over, start afresh */
+/*
+ * The runtime itself runs on this thread (it starts the process, merges,
+ * writes the report): a probe from an instrumented malloc() or a signal
+ * handler must not start the thread meanwhile, which takes the
+ * runtime's locks.  A started thread's probes take none and go on.
+ */
+notrace int rt_quiet_begin(void)
+{
+	int was = rt_tls.starting;
+
+	if (!was)
+		rt_tls.starting = 1;
+	return was;
+}
+
+notrace void rt_quiet_end(int was)
+{
+	rt_tls.starting = was;
+}
+
+/*
+ * The pthread key's destructor: the thread forgets its counters, then
+ * hands them over (the free()s may be probed).  What the exiting thread
+ * runs after it (libc's own frees, other keys' destructors) is not
+ * measured: it is not started again, and cpus counts it once.
+ */
 notrace void rt_thread_exit(void *arg)
 {
 	struct rt_tls *t = &rt_tls;
 
-	rt_thread_done(arg);
 	t->pc = NULL;
 	t->top = &rt_sentinel[1];
 	t->limit = NULL;
 	t->bias = 0;
 	t->th = NULL;
+	t->starting = 2;
+	rt_thread_done(arg);
 }
 
 static inline notrace void rt_fill(struct rt_open *e, struct lockhog_site *s, const void *lock)
 {
 	uint32_t lo, hi;
 
+	/*
+	 * e is top: taken first (one add to memory), so that a signal
+	 * handler's probes push above e instead of over it.
+	 */
+	rt_tls.top++;
+	barrier();
 	e->site = s;
 	e->lock = lock;
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 	e->t0.half.lo = lo;
 	e->t0.half.hi = hi;
 	e->ninner = 0;
-	/*
-	 * A signal handler's probes find e complete, or above top.  e is
-	 * top: the increment is one add to memory, no address kept.
-	 */
-	barrier();
-	rt_tls.top++;
 }
 
 /* an acquire that found the stack full, or the thread not started */
@@ -159,7 +193,7 @@ static notrace __attribute__((noinline)) void rt_release_slow(const void *lock)
 	struct rt_tls *t = &rt_tls;
 	struct rt_open *e;
 
-	if (!t->th && !rt_thread_start())
+	if (!t->th && (t->starting || !rt_thread_start()))
 		return;
 	for (e = t->top - 1; e > t->stack; e--) {
 		if (e->lock != lock)

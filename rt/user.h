@@ -162,6 +162,8 @@ int rt_pairs_init(struct rt_pairs *p, unsigned long cap);
 struct rt_thread *rt_thread_new(void);
 void rt_thread_done(struct rt_thread *th);
 void rt_thread_exit(void *th);
+int rt_quiet_begin(void);
+void rt_quiet_end(int was);
 void rt_write_out(u64 tsc1, u64 mono1);
 struct json_t;
 int rt_write_file(const char *path, const struct json_t *root);

@@ -234,9 +234,13 @@ notrace void rt_thread_done(struct rt_thread *th)
 	free(th);
 }
 
+/* probes during rt_start() would pthread_once() it again: deadlock */
 __attribute__((constructor)) static notrace void rt_init(void)
 {
+	int q = rt_quiet_begin();
+
 	pthread_once(&rt_once, rt_start);
+	rt_quiet_end(q);
 }
 
 /*
@@ -249,15 +253,17 @@ __attribute__((destructor)) static notrace void rt_fini(void)
 {
 	u64 tsc1 = rt_rdtsc(), mono1 = rt_mono_ns();
 	const struct rt_thread *th;
+	int q = rt_quiet_begin();
 
 	pthread_once(&rt_once, rt_start);
-	if (getpid() != rt_proc.pid)
-		return;
-	pthread_mutex_lock(&rt_mu);
-	if (!rt_proc.done && rt_ok)
-		for (th = rt_proc.threads; th; th = th->next)
-			rt_merge(th);
-	rt_proc.done = 1;
-	pthread_mutex_unlock(&rt_mu);
-	rt_write_out(tsc1, mono1);
+	if (getpid() == rt_proc.pid) {
+		pthread_mutex_lock(&rt_mu);
+		if (!rt_proc.done && rt_ok)
+			for (th = rt_proc.threads; th; th = th->next)
+				rt_merge(th);
+		rt_proc.done = 1;
+		pthread_mutex_unlock(&rt_mu);
+		rt_write_out(tsc1, mono1);
+	}
+	rt_quiet_end(q);
 }

@@ -6,9 +6,11 @@
  * leave in $LOCKHOG_OUT.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lockhog_rt.h"
@@ -265,6 +267,44 @@ static void forked(void)
 	waitpid(pid, NULL, 0);
 }
 
+static volatile sig_atomic_t handled;
+
+/* a handler's own section, with a call, while main's may be half open */
+static void on_alarm(int sig)
+{
+	__lockhog_acquire(&acq_b, &l2);
+	call(&call_d);
+	__lockhog_release(&rel, &l2);
+	handled++;
+}
+
+/*
+ * Signals every 50 us while the thread opens and closes sections: the
+ * handler's probes nest on the same stack.  Prints the holds of each.
+ */
+static void signals(void)
+{
+	struct itimerval it = { { 0, 50 }, { 0, 50 } };
+	long n = 0;
+
+	/* the thread started first: a probe during its start is dropped */
+	__lockhog_acquire(&acq_a, &l1);
+	call(&call_c);
+	__lockhog_release(&rel, &l1);
+	n++;
+	signal(SIGALRM, on_alarm);
+	setitimer(ITIMER_REAL, &it, NULL);
+	while (handled < 300) {
+		__lockhog_acquire(&acq_a, &l1);
+		call(&call_c);
+		__lockhog_release(&rel, &l1);
+		n++;
+	}
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("%ld %d\n", n, (int)handled);
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -274,7 +314,7 @@ static const struct {
 	{ "hold_inner", hold_inner }, { "pairs", pairs }, { "recursive", recursive },
 	{ "atomics", atomics }, { "call_releases", call_releases },
 	{ "open_at_exit", open_at_exit }, { "threads", threads }, { "forked", forked },
-	{ "nothing", NULL },
+	{ "signals", signals }, { "nothing", NULL },
 };
 
 int main(int argc, char **argv)

@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/tap.sh
 SCENARIOS="basic nesting order unmatched trylock stack hold_inner pairs recursive
 	atomics call_releases open_at_exit threads forked nothing"
-echo "1..41"
+echo "1..44"
 
 RT_A=build/liblockhog-rt.a
 RT_SO=build/liblockhog-rt.so
@@ -29,7 +29,8 @@ build probes probes.c $RT_A -ljansson -lpthread &&
 	build probes-so probes.c -L build -llockhog-rt -Wl,-rpath,$PWD/build &&
 	build nosites-a nosites.c -Wl,--whole-archive $RT_A -Wl,--no-whole-archive -ljansson -lpthread &&
 	build nosites-so nosites.c -Wl,--no-as-needed -L build -llockhog-rt -Wl,-rpath,$PWD/build &&
-	build nomalloc nomalloc.c $RT_A -ljansson -lpthread
+	build nomalloc nomalloc.c $RT_A -ljansson -lpthread &&
+	build reentry reentry.c $RT_A -ljansson -lpthread
 res $? "the test programs build against $RT_A and $RT_SO" $T/build.log
 
 # scenario BIN NAME: runs BIN NAME with the report in $T/BIN-NAME.json
@@ -53,9 +54,28 @@ res $? "a program with no sites, the archive linked whole: an empty report" $T/r
 scenario nosites-so nosites
 res $? "a program with no sites, the shared library linked: an empty report" $T/run.log
 
+read -r sig_n sig_h < <(LOCKHOG_OUT=$T/signals.json $T/probes signals 2>$T/run.log)
+/usr/bin/python3 tests/runtime/expect.py signals $T/signals.json "${sig_n:-0}" "${sig_h:-0}" \
+	>>$T/run.log 2>&1
+res $? "a signal handler's sections nest on the thread's stack: every hold counted ($sig_n + $sig_h)" $T/run.log
+
 read -r first after < <(LOCKHOG_OUT=$T/nomalloc.json $T/nomalloc)
 [ "${first:-0}" -gt 0 ] && [ "${after:-x}" = 0 ]
 res $? "no malloc after a thread's first probe (first ${first:-?}, after ${after:-?})"
+
+LOCKHOG_OUT=$T/reentry.json timeout 60 $T/reentry >$T/run.log 2>&1 &&
+	/usr/bin/python3 tests/runtime/expect.py reentry $T/reentry.json >>$T/run.log 2>&1
+res $? "an instrumented malloc: no deadlock, the probes dropped meanwhile counted" $T/run.log
+
+# memcheck: no invalid access, threads exiting and an instrumented malloc
+# freeing after a thread's counters went
+for p in "probes threads" "probes hold_inner" reentry; do
+	# shellcheck disable=SC2086
+	LOCKHOG_OUT=$T/vg.json valgrind -q --error-exitcode=9 $T/$p >>$T/vg.log 2>&1 ||
+		echo "exit $? for $p" >>$T/vg.log
+done
+! grep -q . $T/vg.log
+res $? "valgrind memcheck: no error in the threads, hold_inner and reentry runs" $T/vg.log
 
 mkdir $T/cwd
 (cd $T/cwd && env -u LOCKHOG_OUT ../probes basic >../run.log 2>&1)
