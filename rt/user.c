@@ -116,9 +116,11 @@ static inline notrace void rt_fill(struct rt_open *e, struct lockhog_site *s, co
 	uint32_t lo, hi;
 
 	/*
-	 * e is top: taken first (one add to memory), so that a signal
-	 * handler's probes push above e instead of over it.
+	 * e is top: taken first, so that a signal handler's probes push
+	 * above e instead of over it.  The barrier before makes it one add
+	 * to memory rather than an address computed and stored.
 	 */
+	barrier();
 	rt_tls.top++;
 	barrier();
 	e->site = s;
