@@ -9,6 +9,7 @@
 #   review/       lockhog review of patches to that tree (TAP scripts)
 #   series/       the linux-6.1 mm series: make kernel-patches, make kernel,
 #                 lockhog fix against 0001 (TAP)
+#   runtime/      the userspace runtime, its probes called by hand (TAP)
 #   cocci/        the semantic patches: apply, refuse, run the models, and
 #                 make coccicheck on KDIR in every mode (TAP)
 #
@@ -66,6 +67,12 @@ for dir in cli integration review series; do
 		tap "$n" "$LOG/$(basename "$t").tap" $?
 	done
 done
+
+# the userspace runtime (rt/): its probes by hand, its output
+if [ -f tests/runtime/run.sh ]; then
+	bash tests/runtime/run.sh >"$LOG/runtime.tap" 2>&1
+	tap runtime "$LOG/runtime.tap" $?
+fi
 
 # After integration/, which configured and built KDIR: the semantic
 # patches also run through the tree's own make coccicheck.
