@@ -27,7 +27,7 @@ CMD_OBJ  := $(patsubst cmd/%.c,$(BUILD)/cmd/%.o,$(CMD_SRC))
 LOCKHOG  := $(BUILD)/lockhog
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
-LIBS     := -ljansson -lelf
+LIBS     := -ljansson -lelf -lm
 
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
