@@ -48,7 +48,7 @@ static const char css[] =
 	"code,.m{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12.5px}"
 	".meta{color:var(--mute);margin:0 0 14px}"
 	".tiles{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}"
-	".tile{border:1px solid var(--line);border-radius:6px;padding:8px 12px;min-width:150px;background:var(--band)}"
+	".tile{flex:1 1 140px;border:1px solid var(--line);border-radius:6px;padding:8px 12px;background:var(--band)}"
 	".tile b{display:block;font-size:18px}.tile span{color:var(--mute);font-size:12px;display:block;max-width:300px}"
 	".tile.bad{border-color:var(--err)}.tile.bad b{color:var(--err)}"
 	".charts{display:grid;grid-template-columns:1fr 1fr;gap:18px}"
@@ -62,6 +62,7 @@ static const char css[] =
 	"th{background:var(--band);font-weight:600;font-size:12.5px;white-space:nowrap}"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"tr:hover td{background:#fafbfd}"
+	"table.findings{table-layout:fixed}table.findings td{overflow-wrap:anywhere}"
 	".sev{display:inline-block;padding:0 6px;border-radius:3px;color:#fff;font-size:12px;font-weight:600}"
 	".sev.error{background:var(--err)}.sev.warning{background:var(--warn)}.sev.note{background:var(--note)}"
 	".sec{border:1px solid var(--line);border-radius:6px;padding:12px 14px;margin:14px 0}"
@@ -195,6 +196,9 @@ static void td(struct hog_buf *b, const char *cls, const char *text)
 	hog_buf_add(b, "</td>");
 }
 
+/* callers named in a finding's chain cell, as the text report's default */
+#define SCAN_MAX_CALLERS	5
+
 /* "a → b → c", the chain from the holder down to the costly callee */
 static void chain_cell(struct hog_buf *b, json_t *f)
 {
@@ -211,6 +215,10 @@ static void chain_cell(struct hog_buf *b, json_t *f)
 		hog_buf_printf(b, "<br><span class=\"mute\">and from %zu more caller%s:",
 			       json_array_size(callers), json_array_size(callers) == 1 ? "" : "s");
 	json_array_foreach(callers, i, c) {
+		if (i == SCAN_MAX_CALLERS) {
+			hog_buf_add(b, ", …");
+			break;
+		}
 		hog_buf_add(b, i ? ", " : " ");
 		hog_html_esc(b, js(c, "function"));
 		hog_buf_add(b, "()");
@@ -320,10 +328,45 @@ static void scan_tiles(struct hog_buf *b, const struct hog_html_scan *s)
 	hog_buf_add(b, "</div>\n");
 }
 
+static int sev_rank(json_t *f)
+{
+	const char *s = js(f, "severity");
+
+	return !strcmp(s, "error") ? 2 : !strcmp(s, "warning") ? 1 : 0;
+}
+
+/* errors first, then by score, then by place: what to read first on top */
+static int cmp_finding(const void *a, const void *b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	json_int_t sx = json_integer_value(json_object_get(x, "score"));
+	json_int_t sy = json_integer_value(json_object_get(y, "score"));
+	json_int_t lx = json_integer_value(json_object_get(x, "line"));
+	json_int_t ly = json_integer_value(json_object_get(y, "line"));
+	int c = sev_rank(y) - sev_rank(x);
+
+	if (!c)
+		c = sy > sx ? 1 : sy < sx ? -1 : 0;
+	if (!c)
+		c = strcmp(js(x, "file"), js(y, "file"));
+	return c ? c : lx < ly ? -1 : lx > ly;
+}
+
+static void scan_rows(struct hog_buf *b, json_t *findings)
+{
+	size_t i, n = json_array_size(findings);
+	json_t **v = hog_xcalloc(n + 1, sizeof(*v));
+
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(findings, i);
+	qsort(v, n, sizeof(*v), cmp_finding);
+	for (i = 0; i < n; i++)
+		scan_row(b, v[i]);
+	free(v);
+}
+
 void hog_html_scan(const struct hog_html_scan *s, struct hog_buf *b)
 {
-	json_t *f;
-	size_t i;
 
 	hog_html_begin(b, "lockhog: static scan");
 	hog_buf_add(b, "<p class=\"meta\">Scope: <code>");
@@ -332,11 +375,13 @@ void hog_html_scan(const struct hog_html_scan *s, struct hog_buf *b)
 	scan_tiles(b, s);
 	if (json_array_size(s->findings))
 		scan_chart(b, s->findings);
-	hog_buf_add(b, "<h2>Findings</h2>\n<table class=\"findings\"><thead><tr><th>Severity</th>"
+	hog_buf_add(b, "<h2>Findings, errors first</h2>\n<table class=\"findings\"><colgroup>"
+		    "<col style=\"width:88px\"><col style=\"width:48px\"><col style=\"width:16%\">"
+		    "<col style=\"width:14%\"><col style=\"width:26%\"><col>"
+		    "<col style=\"width:140px\"></colgroup><thead><tr><th>Severity</th>"
 		    "<th>Kind</th><th>Where</th><th>Lock</th><th>Chain</th><th>Message</th>"
 		    "<th>Fingerprint</th></tr></thead><tbody>\n");
-	json_array_foreach(s->findings, i, f)
-		scan_row(b, f);
+	scan_rows(b, s->findings);
 	hog_buf_add(b, "</tbody></table>\n");
 	if (!json_array_size(s->findings))
 		hog_buf_add(b, "<p class=\"mute\">No findings.</p>\n");
