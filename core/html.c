@@ -75,6 +75,7 @@ static const char css[] =
 	".pred.none{border-color:var(--line);background:var(--band);color:var(--mute)}"
 	".chain{white-space:normal}.mute{color:var(--mute)}"
 	"a{color:#1f5fa8;text-decoration:none}a:hover{text-decoration:underline}"
+	"summary{cursor:pointer;color:var(--mute);margin:4px 0}"
 	"footer{color:var(--mute);font-size:12px;margin-top:30px}"
 	"@media print{.charts{grid-template-columns:1fr}}";
 

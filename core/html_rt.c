@@ -14,6 +14,7 @@
 #include "runtime.h"
 
 #define RT_CHART_TOP	10	/* sections in each bar chart */
+#define UNEXERCISED_OPEN 20	/* predictions not exercised shown unfolded, at most */
 
 #define HIST_COL	30	/* px per log2 bucket */
 #define HIST_H		90	/* px for the tallest column */
@@ -536,6 +537,10 @@ static void not_exercised(const struct hog_rt *rt, struct hog_buf *b)
 		hog_buf_add(b, "<p class=\"mute\">Every static finding was measured.</p>\n");
 		return;
 	}
+	/* a whole tree's scan against a few sections: the list folds, no script needed */
+	hog_buf_printf(b, "<details%s><summary>%d finding%s of the scan never measured</summary>\n",
+		       unexercised(rt) <= UNEXERCISED_OPEN ? " open" : "", unexercised(rt),
+		       unexercised(rt) == 1 ? "" : "s");
 	hog_buf_add(b, "<table class=\"unexercised\"><thead><tr><th>Severity</th><th>Predicted</th>"
 		    "<th>Where</th><th>Fingerprint</th></tr></thead><tbody>\n");
 	for (i = 0; i < rt->nfind; i++) {
@@ -558,7 +563,7 @@ static void not_exercised(const struct hog_rt *rt, struct hog_buf *b)
 		hog_buf_add(b, "</td></tr>\n");
 		free(what);
 	}
-	hog_buf_add(b, "</tbody></table>\n");
+	hog_buf_add(b, "</tbody></table></details>\n");
 }
 
 void hog_html_runtime(const struct hog_rt *rt, const char *version, struct hog_buf *b)

@@ -5,7 +5,8 @@
  * whose fingerprint it carries (the finding's own or one of its
  * callers' ways); without one, the finding with a step of a chain at
  * the site's (function, file, line).  A section joins every finding
- * held by its function under its lock, on the primary way or a caller's.
+ * held by its function under its lock, on the primary way or a caller's,
+ * but for atomic findings, which the atomic sites measure.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,10 +187,14 @@ static void join_section(struct hog_rt *rt, struct hog_rt_section *s)
 		in->pred = find(rt, in->kind, in->fingerprint, in->function, in->file, in->line,
 				s, &in->by);
 	}
-	/* in the scan's order: the worst finding first */
+	/*
+	 * In the scan's order: the worst finding first.  An atomic finding
+	 * is measured by the atomic sites, not inside sections (the runtime
+	 * counts atomics per site), so it never joins a section.
+	 */
 	for (i = 0; i < rt->nfind; i++) {
 		struct hog_rt_finding *f = &rt->find[i];
-		int j, measured = holds(f, s->function, s->lock);
+		int j, measured = strcmp(f->kind, "atomic") && holds(f, s->function, s->lock);
 
 		for (j = 0; j < s->ninner && !measured; j++)
 			measured = s->inner[j].pred == f;

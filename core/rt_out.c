@@ -41,9 +41,10 @@ static void text_inner(const struct hog_rt_inner *in, struct hog_buf *b)
 	if (in->is_loop) {
 		hog_rt_fmt_count(in->iterations, a, sizeof(a));
 		hog_rt_fmt_count(in->iters_max, m, sizeof(m));
-		hog_buf_printf(b, "loop%s%s: %s iterations in %lld run%s, %s hold%s (at most %s in one)",
-			       in->name[0] ? " calling " : "", in->name, a, in->runs,
-			       plural(in->runs), c, plural(in->holds_with), m);
+		hog_rt_fmt_count(in->runs, t, sizeof(t));
+		hog_buf_printf(b, "loop%s%s: %s iterations in %s run%s, %s hold%s (at most %s in one)",
+			       in->name[0] ? " calling " : "", in->name, a, t, plural(in->runs), c,
+			       plural(in->holds_with), m);
 	} else {
 		hog_rt_fmt_count(in->calls, a, sizeof(a));
 		hog_rt_fmt_ns(in->total_ns, t, sizeof(t));
@@ -111,8 +112,12 @@ static void text_atomics(const struct hog_rt *rt, struct hog_buf *b)
 		hog_rt_fmt_count(a->count, c, sizeof(c));
 		hog_buf_printf(b, "%s:%lld: %s(): atomic RMWs on %s: %s, %.1f per second", a->file,
 			       a->line, a->function, a->name, c, a->per_sec);
-		if (a->pred)
-			hog_buf_printf(b, "; predicted (%s)", a->pred->fingerprint);
+		if (a->pred) {
+			char *what = hog_rt_pred_what(a->pred);
+
+			hog_buf_printf(b, "; predicted: %s (%s)", what, a->pred->fingerprint);
+			free(what);
+		}
 		hog_buf_add(b, "\n");
 	}
 }
