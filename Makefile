@@ -28,7 +28,7 @@ CMD_OBJ  := $(patsubst cmd/%.c,$(BUILD)/cmd/%.o,$(CMD_SRC))
 LOCKHOG  := $(BUILD)/lockhog
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
-LIBS     := -ljansson -lelf
+LIBS     := -ljansson -lelf -lm
 # the userspace runtime (rt/README.md): built without the plugin, never
 # instrumented; the .a for executables (local-exec TLS), the .so with
 # initial-exec TLS so that a probe's thread-local access stays one move

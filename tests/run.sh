@@ -10,6 +10,8 @@
 #   series/       the linux-6.1 mm series: make kernel-patches, make kernel,
 #                 lockhog fix against 0001 (TAP)
 #   runtime/      the userspace runtime, its probes called by hand (TAP)
+#   report/       lockhog report on run-time data: text, JSON, the HTML page
+#                 in headless Chromium (TAP)
 #   cocci/        the semantic patches: apply, refuse, run the models, and
 #                 make coccicheck on KDIR in every mode (TAP)
 #
@@ -59,7 +61,7 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	echo "fixtures: $p passed ($x expected failures), $f failed"
 fi
 
-for dir in cli integration review series; do
+for dir in cli integration review series report; do
 	for t in tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
 		n=$dir/$(basename "$t" .sh)
