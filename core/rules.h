@@ -36,6 +36,12 @@ struct hog_when {
 	int arg;		/* -1: always */
 	char op;		/* '&' or '=' */
 	long long val;
+	/*
+	 * Inferred from a test the cost sits behind, not declared by a
+	 * rule: a caller passing a value the analysis cannot read keeps
+	 * the cost (a rule's gfp condition drops it).
+	 */
+	int inferred;
 };
 
 struct hog_rule {
