@@ -60,6 +60,7 @@ struct hog_rule {
 	int sleeping;		/* the lock is a sleeping lock (mutex, rwsem) */
 	int bit_arg;		/* bit_spin_lock: the bit number, -1 none */
 	const char *cls;	/* cost class */
+	int release_defers;	/* cost release=defer: the last put only queues the release */
 	const char *reason;
 	struct hog_when when;
 };
