@@ -28,12 +28,19 @@ LOCKHOG  := $(BUILD)/lockhog
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 LIBS     := -ljansson -lelf
+# the libclang frontend, run by kbuild as CHECK= (clang/, issue 12)
+LLVM_CONFIG ?= $(firstword $(wildcard /usr/bin/llvm-config-19 /usr/lib/llvm-19/bin/llvm-config))
+CLANG_INC := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --includedir),/usr/lib/llvm-19/include)
+CLANG_LIB := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --libdir),/usr/lib/llvm-19/lib)
+CHECK_SRC := $(wildcard clang/*.c)
+CHECK_OBJ := $(patsubst clang/%.c,$(BUILD)/clang/%.o,$(CHECK_SRC))
+LOCKHOG_CHECK := $(BUILD)/lockhog-check
 
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 
 .PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci
-all: $(PLUGIN) $(LOCKHOG)
+all: $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK)
 
 deps:
 	@scripts/deps.sh
@@ -61,6 +68,13 @@ $(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h)
 
 $(LOCKHOG): $(CMD_OBJ) $(CORE_LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(CORE_LIB) $(LIBS)
+
+$(BUILD)/clang/%.o: clang/%.c $(wildcard clang/*.h) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -I$(CLANG_INC) -c $< -o $@
+
+$(LOCKHOG_CHECK): $(CHECK_OBJ) $(CORE_LIB)
+	$(CC) -o $@ $(CHECK_OBJ) $(CORE_LIB) -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljansson
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
@@ -97,8 +111,8 @@ kernel: deps all
 	@scripts/kernel-build.sh
 
 clean:
-	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests \
-		$(CORE_LIB) $(PLUGIN) $(LOCKHOG)
+	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests $(BUILD)/clang \
+		$(CORE_LIB) $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK)
 
 # AFL++ on the rules parser and the section reader, then csmith programs
 # built with and without the plugin (tests/fuzz/run.sh, tests/cli/csmith.sh)

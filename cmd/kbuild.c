@@ -274,7 +274,10 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	char *cc = k->cc ? hog_xasprintf("CC=%s", k->cc) : NULL;
 	char *jobs = hog_xasprintf("-j%d", k->jobs > 0 ? k->jobs : 1);
 	char *log = log_path(k);
-	char **argv = hog_xcalloc(n + 9, sizeof(*argv));
+	char **argv = hog_xcalloc(n + 11, sizeof(*argv));
+	/* the checker on every unit, rebuilt or not; its sidecar beside the object */
+	char *check = k->check ? hog_xasprintf("CHECK=%s --rules=%s --diag=none",
+					       k->tools->check, k->tools->rules) : NULL;
 	int i, a = 0, rc;
 
 	if (access(k->tools->plugin, R_OK))
@@ -287,6 +290,12 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	argv[a++] = kcflags;
 	if (cc)
 		argv[a++] = cc;
+	if (check) {
+		if (access(k->tools->check, X_OK))
+			die("%s: lockhog-check not found (run make first)", k->tools->check);
+		argv[a++] = "C=2";
+		argv[a++] = check;
+	}
 	for (i = 0; i < n; i++)
 		argv[a++] = (char *)targets[i];
 	argv[a] = NULL;
@@ -300,6 +309,7 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	free(log);
 	free(jobs);
 	free(cc);
+	free(check);
 	free(kcflags);
 	free(load);
 	free(tag);

@@ -70,7 +70,7 @@ int emit(struct hog_prog *prog, const struct output *o)
 }
 
 enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN, OPT_BASELINE,
-       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN };
+       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN, OPT_FRONTEND };
 
 static const struct option scan_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
@@ -87,6 +87,7 @@ static const struct option scan_opts[] = {
 	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
 	{ "cc", required_argument, NULL, OPT_CC },
 	{ "cc-loads-plugin", no_argument, NULL, OPT_CC_PLUGIN },
+	{ "frontend", required_argument, NULL, OPT_FRONTEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -108,6 +109,8 @@ static void scan_usage(FILE *f)
 	      "  --cc CMD                   kbuild's compiler, e.g. \"distcc gcc\" (HOSTCC stays)\n"
 	      "  --cc-loads-plugin          CMD loads the plugin itself (scripts/lockhog-gcc,\n"
 	      "                             for distccd, which refuses -fplugin=)\n"
+	      "  --frontend gcc|clang       whose IR to read: the plugin's sections (gcc), or\n"
+	      "                             lockhog-check's sidecars, run as C=2 CHECK= (clang)\n"
 	      "  --write-baseline FILE      record every finding as accepted\n"
 	      "  --baseline FILE            hide findings the baseline accepts\n"
 	      "  --plugin FILE, --rules FILE  override the plugin and catalogue\n", f);
@@ -166,7 +169,7 @@ static char *abspath(const char *p)
 /* The command line of scan, the options report shares with it in o. */
 static void scan_args(int argc, char **argv, struct output *o, struct kbuild *k,
 		      const char **plugin, const char **rules, const char **dir,
-		      const char **write_base)
+		      const char **write_base, enum frontend *fe)
 {
 	int c;
 
@@ -197,6 +200,10 @@ static void scan_args(int argc, char **argv, struct output *o, struct kbuild *k,
 			break;
 		case OPT_CC_PLUGIN:
 			k->cc_loads_plugin = 1;
+			break;
+		case OPT_FRONTEND:
+			*fe = frontend_parse(optarg);
+			k->check = *fe == FE_CLANG;
 			break;
 		case 'h':
 			scan_usage(stdout);
@@ -250,7 +257,8 @@ int cmd_scan(int argc, char **argv)
 	struct hog_buf scope = { 0 };
 	int skipped, loaded, rc;
 
-	scan_args(argc, argv, &o, &k, &plugin, &rules, &dir, &write_base);
+	objs.fe = FE_GCC;
+	scan_args(argc, argv, &o, &k, &plugin, &rules, &dir, &write_base, &objs.fe);
 	if (!dir)
 		die("scan needs --kernel DIR");
 	if (k.cc_loads_plugin && !k.cc)
@@ -288,6 +296,7 @@ static const struct option report_opts[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "srcroot", required_argument, NULL, 's' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "frontend", required_argument, NULL, OPT_FRONTEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -331,9 +340,14 @@ int cmd_report(int argc, char **argv)
 			o.srcroot = optarg;
 			continue;
 		}
+		if (c == OPT_FRONTEND) {
+			objs.fe = frontend_parse(optarg);
+			continue;
+		}
 		if (c == 'h') {
 			fputs("usage: lockhog report [--format text|json|sarif] [--out FILE] [--all]\n"
-			      "                      [--fail-on SEV] [--srcroot DIR] OBJ|DIR...\n", stdout);
+			      "                      [--fail-on SEV] [--srcroot DIR] [--frontend gcc|clang]\n"
+			      "                      OBJ|SIDECAR|DIR...\n", stdout);
 			return 0;
 		}
 		return EXIT_ERROR;
