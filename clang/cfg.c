@@ -95,7 +95,8 @@ int lc_here(struct lc_fn *F)
 struct lc_ev *lc_emit(struct lc_fn *F, enum hog_ev_kind kind, const char *callee,
 		      int dst, int nargs)
 {
-	struct lc_blk *b = &F->b[lc_here(F)];
+	int h = lc_here(F);	/* may grow F->b: index it after */
+	struct lc_blk *b = &F->b[h];
 	struct lc_ev *e;
 
 	GROW(b->ev, b->nev, b->cap);

@@ -1419,7 +1419,8 @@ static void branch(struct lc_fn *F, int t, int f)
 /* a test of v against zero: succ[0] when it is not zero */
 static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 {
-	struct lc_blk *b = &F->b[lc_here(F)];
+	int h = lc_here(F);	/* may grow F->b: index it after */
+	struct lc_blk *b = &F->b[h];
 
 	b->cmp.op = eqz ? CXBinaryOperator_EQ : CXBinaryOperator_NE;
 	b->cmp.l = v;
@@ -1427,7 +1428,7 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 	if (v.kind == HV_ADDR) {
 		/* a parameter or pointer tested: a variable of its own */
 		v = fresh(F, VK_PARAM);
-		b = &F->b[lc_here(F)];
+		b = &F->b[h];
 	}
 	if (v.kind == HV_VAR) {
 		b->cond = eqz ? HC_EQZ : HC_NEZ;
@@ -1440,6 +1441,7 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
 	struct lc_blk *bl;
+	int h;
 
 	if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
 		if (b.kind == HV_CONST && b.cst == 0) {
@@ -1451,7 +1453,8 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 			return;
 		}
 	}
-	bl = &F->b[lc_here(F)];
+	h = lc_here(F);
+	bl = &F->b[h];
 	bl->cmp.op = op;
 	bl->cmp.l = a;
 	bl->cmp.r = b;

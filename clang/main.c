@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include "lc.h"
 #include "../core/analysis.h"
 #include "../core/message.h"
@@ -385,6 +387,43 @@ static int check(const struct opts *o)
 	return rc;
 }
 
+/*
+ * A checker that crashes fails the build: the work runs in a child, and
+ * a crash is one diagnostic, no sidecar (not even a stale one), exit 0.
+ */
+static int isolated(const struct opts *o)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return check(o);
+	if (!pid) {
+		int rc = check(o);
+
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return EXIT_USAGE;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	fprintf(stderr, "%s: warning: lockhog-check: internal error (signal %d); not checked\n",
+		o->file, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	if (!o->print_ir) {
+		char *side = o->sidecar ? hog_xstrdup(o->sidecar) : sidecar_path(o);
+		struct stat sb;
+
+		if (!lstat(side, &sb) && S_ISREG(sb.st_mode))
+			unlink(side);
+		free(side);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -394,5 +433,5 @@ int main(int argc, char **argv)
 	parse_args(&o, argc, argv);
 	if (!o.rules)
 		o.rules = default_rules(argv[0]);
-	return check(&o);
+	return isolated(&o);
 }

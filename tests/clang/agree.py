@@ -57,7 +57,8 @@ def one(build, fixtures, work, name):
     for cmd in (gcc, chk):
         r = subprocess.run(cmd, cwd=fixtures, capture_output=True, text=True)
         if r.returncode:
-            return None, None, '%s exited %d' % (os.path.basename(cmd[0]), r.returncode)
+            last = (r.stderr.strip().splitlines() or [''])[-1]
+            return None, None, '%s exited %d: %s' % (os.path.basename(cmd[0]), r.returncode, last)
     g, err = fingerprints(lockhog, obj)
     if err:
         return None, None, 'gcc: ' + err[0]
@@ -70,7 +71,8 @@ def one(build, fixtures, work, name):
 def main():
     build = os.path.abspath(sys.argv[1])
     known = expectations(sys.argv[2])
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='lockhog-agree.')
+    work = os.path.abspath(sys.argv[3] if len(sys.argv) > 3 else
+                           tempfile.mkdtemp(prefix='lockhog-agree.'))
     os.makedirs(work, exist_ok=True)
     fixtures = os.path.join(os.path.dirname(build), 'tests', 'fixtures')
     names = sorted(f[:-2] for f in os.listdir(fixtures) if f.endswith('.c'))
