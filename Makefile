@@ -38,8 +38,10 @@ LOCKHOG_CHECK := $(BUILD)/lockhog-check
 
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
+# the same source built by clang 19 (LLVM=-19), for lockhog-check's mm/ test
+KDIR_LLVM ?= $(CURDIR)/$(BUILD)/linux-6.1-llvm
 
-.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci
+.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel-tree-llvm kernel kernel-patches cocci
 all: $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK)
 
 deps:
@@ -85,11 +87,14 @@ unit: $(UNIT_BIN)
 kernel-tree:
 	@scripts/kernel-tree.sh $(KDIR)
 
+kernel-tree-llvm: kernel-tree
+	@scripts/kernel-tree-llvm.sh $(KDIR_LLVM) $(KDIR)
+
 scan: deps all kernel-tree
 	$(LOCKHOG) scan --kernel $(KDIR) mm/
 
-check: deps all unit kernel-tree
-	@KDIR=$(KDIR) tests/run.sh
+check: deps all unit kernel-tree kernel-tree-llvm
+	@KDIR=$(KDIR) KDIR_LLVM=$(KDIR_LLVM) tests/run.sh
 
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh

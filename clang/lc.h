@@ -76,12 +76,16 @@ struct lc_local {
 	int memory;		/* address taken or not a scalar: not SSA */
 	int ptr;
 	int param;		/* parameter index, or -1 */
+	int test_var;		/* the variable its tests are on, -1 until tested */
 };
 
 struct lc_target {
 	int brk, cont;		/* blocks, -1 if none */
 	int sw;			/* switch block, -1 for a loop */
 	int has_default;
+	int konst;		/* switch (sizeof(x)): only the case taken is reached */
+	long long kval;
+	int kmatch;		/* some case is kval: default is not reached */
 };
 
 struct lc_label {

@@ -303,6 +303,7 @@ static int add_local(struct lc_fn *F, CXCursor d, int param)
 	l->memory = !is_scalar_type(clang_getCursorType(d));
 	l->ptr = is_ptr_type(clang_getCursorType(d));
 	l->param = param;
+	l->test_var = -1;
 	return F->nloc++;
 }
 
@@ -1316,6 +1317,60 @@ static int lock_pointer(struct lc_fn *F, CXType t)
 	return hog_rules_is_lock_type(F->rules, 0, record_tag(F, pt));
 }
 
+/* ---- _Generic ---- */
+
+static CXType plain(CXType t)
+{
+	return clang_getUnqualifiedType(clang_getCanonicalType(t));
+}
+
+/*
+ * _Generic(*(s), seqcount_t: f((void *)(s)), ...): libclang shows every
+ * association and not which one is chosen.  The kernel's selections call
+ * a helper taking the controlling type by pointer: that one is taken.
+ */
+static int generic_pick(CXCursor e, struct kids *ch)
+{
+	CXType ctl;
+	int i;
+
+	if (ch->n < 2)
+		return -1;
+	ctl = plain(clang_getCursorType(ch->c[0]));
+	for (i = 1; i < ch->n; i++) {
+		CXCursor a = strip(ch->c[i]), d;
+		CXType pt;
+
+		if (clang_getCursorKind(a) != CXCursor_CallExpr)
+			continue;
+		d = callee_decl(a);
+		if (clang_Cursor_isNull(d) || clang_Cursor_getNumArguments(d) < 1)
+			continue;
+		pt = clang_getCursorType(clang_Cursor_getArgument(d, 0));
+		if (is_ptr_type(pt) && clang_equalTypes(plain(clang_getPointeeType(
+						clang_getCanonicalType(pt))), ctl))
+			return i;
+	}
+	return -1;
+}
+
+static struct hog_val generic(struct lc_fn *F, CXCursor e, int used)
+{
+	struct kids ch = expr_kids(e);
+	int i = generic_pick(e, &ch);
+	struct hog_val v;
+	long long c;
+
+	if (constant(e, &c))
+		v = cval(c);
+	else if (i > 0)
+		v = rv(F, ch.c[i], used);
+	else
+		v = fresh(F, VK_NONE);
+	free(ch.c);
+	return v;
+}
+
 /* ---- values ---- */
 
 static struct hog_val rv(struct lc_fn *F, CXCursor e, int used)
@@ -1369,6 +1424,8 @@ static struct hog_val rv(struct lc_fn *F, CXCursor e, int used)
 		return call(F, e, used);
 	case CXCursor_StmtExpr:
 		return stmt_expr(F, e, used);
+	case CXCursor_GenericSelectionExpr:
+		return generic(F, e, used);
 	default:
 		break;
 	}
@@ -1426,8 +1483,26 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 	b->cmp.l = v;
 	b->cmp.r = cval(0);
 	if (v.kind == HV_ADDR) {
-		/* a parameter or pointer tested: a variable of its own */
-		v = fresh(F, VK_PARAM);
+		/*
+		 * a pointer tested: a variable of its own; a parameter's tests
+		 * share one, as its SSA name in GCC, so "if (atomic) kmap_atomic()
+		 * ... if (atomic) kunmap_atomic()" stays one decision
+		 */
+		int li = -1, i;
+
+		for (i = 0; i < F->nloc && v.addr[0] == '$'; i++)
+			if (F->loc[i].param >= 0 &&
+			    atoi(v.addr + 1) == F->loc[i].param && !strpbrk(v.addr, "/^[#"))
+				li = i;
+		if (li >= 0 && F->loc[li].test_var >= 0) {
+			v = lc_varval(F->loc[li].test_var);
+		} else {
+			v = fresh(F, VK_PARAM);
+			if (li >= 0) {
+				F->loc[li].test_var = v.var;
+				F->vname[v.var] = F->loc[li].name;
+			}
+		}
 		b = &F->b[h];
 	}
 	if (v.kind == HV_VAR) {
@@ -1561,6 +1636,8 @@ static void push_target(struct lc_fn *F, int brk, int cont, int sw)
 	F->tgt[F->ntgt].cont = cont;
 	F->tgt[F->ntgt].sw = sw;
 	F->tgt[F->ntgt].has_default = 0;
+	F->tgt[F->ntgt].konst = 0;
+	F->tgt[F->ntgt].kmatch = 0;
 	F->ntgt++;
 }
 
@@ -1745,24 +1822,75 @@ static void if_stmt(struct lc_fn *F, struct kids *ch)
 	F->cur = F->b[j].npred ? j : -1;
 }
 
+/* does case c (GNU ranges too) take v? */
+static int case_takes(CXCursor c, long long v)
+{
+	struct kids ch = kids_of(c);
+	long long lo, hi;
+	int r = 0;
+
+	if (ch.n >= 2 && constant(ch.c[0], &lo)) {
+		hi = lo;
+		if (ch.n == 3 && !constant(ch.c[1], &hi))
+			hi = lo;
+		r = v >= lo && v <= hi;
+	}
+	free(ch.c);
+	return r;
+}
+
+struct kscan {
+	long long v;
+	int match;
+};
+
+static enum CXChildVisitResult scan_cases(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct kscan *k = d;
+
+	if (clang_getCursorKind(c) == CXCursor_SwitchStmt)
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(c) == CXCursor_CaseStmt && case_takes(c, k->v))
+		k->match = 1;
+	return CXChildVisit_Recurse;
+}
+
+/* switch (sizeof(*ptr)), as GCC folds it: the other cases are dead code */
+static void switch_const(struct lc_fn *F, CXCursor cnd, CXCursor body)
+{
+	struct lc_target *t = &F->tgt[F->ntgt - 1];
+	struct kscan k = { 0, 0 };
+
+	if (!constant(cnd, &k.v))
+		return;
+	clang_visitChildren(body, scan_cases, &k);
+	t->konst = 1;
+	t->kval = k.v;
+	t->kmatch = k.match;
+}
+
 static void switch_stmt(struct lc_fn *F, struct kids *ch)
 {
-	int s, ex = lc_new_block(F);
+	int s, ex = lc_new_block(F), reached;
+	struct lc_target *t;
 
 	rv(F, ch->c[0], 1);
 	s = lc_here(F);
 	F->cur = -1;
 	push_target(F, ex, -1, s);
+	switch_const(F, ch->c[0], ch->c[ch->n - 1]);
 	stmt(F, ch->c[ch->n - 1]);
 	jump(F, ex);
-	if (!F->tgt[F->ntgt - 1].has_default)
+	t = &F->tgt[F->ntgt - 1];
+	reached = t->konst ? t->kmatch || t->has_default : t->has_default;
+	if (!reached)
 		lc_edge(F, s, ex);
 	F->ntgt--;
 	lc_seal(F, ex);
 	F->cur = F->b[ex].npred ? ex : -1;
 }
 
-static void case_stmt(struct lc_fn *F, struct kids *ch, int is_default)
+static void case_stmt(struct lc_fn *F, CXCursor c, struct kids *ch, int is_default)
 {
 	int i, b;
 
@@ -1770,8 +1898,11 @@ static void case_stmt(struct lc_fn *F, struct kids *ch, int is_default)
 		;
 	b = lc_new_block(F);
 	if (i >= 0) {
-		lc_edge(F, F->tgt[i].sw, b);
-		F->tgt[i].has_default |= is_default;
+		struct lc_target *t = &F->tgt[i];
+
+		if (!t->konst || (is_default ? !t->kmatch : case_takes(c, t->kval)))
+			lc_edge(F, t->sw, b);
+		t->has_default |= is_default;
 	}
 	jump(F, b);
 	lc_seal(F, b);
@@ -1885,7 +2016,7 @@ static void stmt(struct lc_fn *F, CXCursor c)
 		break;
 	case CXCursor_CaseStmt:
 	case CXCursor_DefaultStmt:
-		case_stmt(F, &ch, k == CXCursor_DefaultStmt);
+		case_stmt(F, c, &ch, k == CXCursor_DefaultStmt);
 		break;
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt:

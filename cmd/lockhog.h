@@ -60,7 +60,10 @@ struct kbuild {
 	const char *cc;		/* CC= for kbuild ("distcc gcc"), or NULL */
 	int cc_loads_plugin;	/* cc adds -fplugin= itself: pass only its arguments */
 	int check;		/* also run lockhog-check on every unit (C=2 CHECK=) */
+	const char *llvm;	/* an LLVM=1 tree: LLVM=this, no plugin, the checker only */
 };
+/* "-19" for a tree whose .config says clang 19 built it, "1" for another clang, NULL for GCC */
+const char *kbuild_llvm(const char *dir);
 /* Checks that dir is a kernel tree; dies with a one-line message if not. */
 void kbuild_check_tree(const char *dir);
 /* Configures the tree if it has no .config: defconfig plus what the analysis needs. */

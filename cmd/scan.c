@@ -270,6 +270,10 @@ int cmd_scan(int argc, char **argv)
 	k.dir = dir;
 	k.tools = &t;
 	kbuild_configure(&k);
+	k.llvm = kbuild_llvm(dir);
+	if (k.llvm && objs.fe != FE_CLANG)
+		die("%s: built by clang (LLVM=%s): the GCC plugin cannot run there; "
+		    "use --frontend clang", dir, k.llvm);
 	build_paths(&k, argc, argv, &objs, &scope);
 
 	prog = hog_prog_new(strs, r);

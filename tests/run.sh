@@ -58,7 +58,7 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	echo "fixtures: $p passed ($x expected failures), $f failed"
 fi
 
-for dir in cli integration review series; do
+for dir in cli integration review series clang; do
 	for t in tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
 		n=$dir/$(basename "$t" .sh)
