@@ -971,4 +971,6 @@ void lc_fn_free(struct lc_fn *F)
 	free(F->loc);
 	free(F->tgt);
 	free(F->lab);
+	free(F->ret_pred);
+	free(F->ret_val);
 }

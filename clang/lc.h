@@ -114,6 +114,11 @@ struct lc_fn {
 	struct lc_label *lab;
 	int nlab, clab;
 	int line, col;		/* last location */
+	int ret;		/* the one block every return goes to, as in GCC; -1 */
+	int nret, cret;
+	int *ret_pred;		/* the blocks that return, and what */
+	struct hog_val *ret_val;
+	int ret_has_val;
 	struct hog_vec called;	/* CXCursor * of functions referenced */
 };
 

@@ -391,13 +391,37 @@ static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
 	return v;
 }
 
+static const char *raw_at(struct lc_fn *F, CXCursor c, const char **end);
+static const char *skip_blank(const char *p, const char *end);
+
+/*
+ * typedef struct { int counter; } atomic_t: clang spells the struct by
+ * its typedef, GCC leaves it anonymous ("?"); the text tells: "struct {"
+ */
+static int untagged(struct lc_fn *F, CXCursor d)
+{
+	const char *end = NULL, *p = raw_at(F, d, &end);
+
+	if (!p)
+		return 0;
+	if (end - p > 6 && !strncmp(p, "struct", 6))
+		p += 6;
+	else if (end - p > 5 && !strncmp(p, "union", 5))
+		p += 5;
+	else
+		return 0;
+	p = skip_blank(p, end);
+	return p < end && *p == '{';
+}
+
 static const char *record_tag(struct lc_fn *F, CXType t)
 {
 	CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
 	char *n = spell(d);
 	const char *r;
 
-	if (!*n || strchr(n, ' ') || strchr(n, '(') || clang_Cursor_isAnonymous(d))
+	if (!*n || strchr(n, ' ') || strchr(n, '(') || clang_Cursor_isAnonymous(d) ||
+	    untagged(F, d))
 		r = "?";
 	else
 		r = hog_intern(F->m->strs, n);
@@ -1626,6 +1650,8 @@ static void cond(struct lc_fn *F, CXCursor e, int t, int f)
 
 /* ---- statements ---- */
 
+static void closing_brace(struct lc_fn *F, CXCursor fn);
+
 static void push_target(struct lc_fn *F, int brk, int cont, int sw)
 {
 	if (F->ntgt >= F->ctgt) {
@@ -1926,19 +1952,59 @@ static void break_continue(struct lc_fn *F, int is_break)
 	F->cur = -1;
 }
 
+/*
+ * GCC gives a function one return block, the returned values meeting in
+ * a phi there: every return jumps to it (ret_finish() makes it).
+ */
 static void return_stmt(struct lc_fn *F, CXCursor c, struct kids *ch)
 {
-	struct lc_ev *e;
-	struct hog_val v;
+	struct hog_val v = { HV_UNKNOWN, 0, 0, NULL };
+	int from;
 
 	if (ch->n) {
 		v = rv(F, ch->c[0], 1);
-		at(F, ch->c[0]);
-		e = lc_emit(F, HE_RETURN, NULL, -1, 1);
-		e->a[0] = v;
-	} else {
-		at(F, c);
+		F->ret_has_val = 1;
+	}
+	from = lc_here(F);
+	if (F->ret < 0)
+		F->ret = lc_new_block(F);
+	if (F->nret >= F->cret) {
+		F->cret = F->cret ? 2 * F->cret : 8;
+		F->ret_pred = hog_xrealloc(F->ret_pred, sizeof(int) * F->cret);
+		F->ret_val = hog_xrealloc(F->ret_val, sizeof(*F->ret_val) * F->cret);
+	}
+	F->ret_pred[F->nret] = from;
+	F->ret_val[F->nret++] = v;
+	at(F, ch->n ? ch->c[0] : c);
+	jump(F, F->ret);
+}
+
+/* the return block: falling off the end returns too */
+static void ret_finish(struct lc_fn *F, CXCursor fn)
+{
+	struct lc_ev *e;
+
+	if (F->cur >= 0) {
+		struct kids none = { NULL, 0, 0 };
+
+		closing_brace(F, fn);
+		return_stmt(F, fn, &none);
+	}
+	if (F->ret < 0)
+		return;
+	lc_seal(F, F->ret);
+	F->cur = F->ret;
+	if (!F->ret_has_val) {
 		lc_emit(F, HE_RETURN, NULL, -1, 0);
+	} else if (F->nret == 1) {
+		e = lc_emit(F, HE_RETURN, NULL, -1, 1);
+		e->a[0] = F->ret_val[0];
+	} else {
+		int v = lc_value_phi(F, F->ret, F->nret, F->ret_pred, F->ret_val);
+
+		F->var[v].ptr = is_ptr_type(clang_getResultType(clang_getCursorType(fn)));
+		e = lc_emit(F, HE_RETURN, NULL, -1, 1);
+		e->a[0] = lc_varval(v);
 	}
 	F->cur = -1;
 }
@@ -2124,12 +2190,10 @@ struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules 
 	}
 	F.line = line;
 	F.col = col;
+	F.ret = -1;
 	entry(&F, fn);
 	stmt(&F, body);
-	if (F.cur >= 0) {
-		closing_brace(&F, fn);
-		lc_emit(&F, HE_RETURN, NULL, -1, 0);
-	}
+	ret_finish(&F, fn);
 	name = spell(fn);
 	f = lc_finish(&F, name, clang_getCursorLinkage(fn) == CXLinkage_Internal, line, err);
 	free(name);
