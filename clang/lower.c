@@ -669,14 +669,25 @@ static struct hog_val ptr_plus(struct lc_fn *F, struct hog_val p, struct hog_val
 	return aval(lc_cat(F, a, "[]"));
 }
 
+/* an address, not an integer parameter's value (which is "$N" too) */
+static int addr_val(struct hog_val v, CXCursor e)
+{
+	if (v.kind != HV_ADDR)
+		return 0;
+	if (v.addr[0] == '$' && !strpbrk(v.addr, "/^[#") && !is_ptr_type(clang_getCursorType(e)))
+		return 0;
+	return 1;
+}
+
 static struct hog_val arith(struct lc_fn *F, CXCursor e, int op, CXCursor l, CXCursor r)
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1), v;
 	int ptr = is_ptr_type(clang_getCursorType(e));
+	int pa = is_ptr_type(clang_getCursorType(l)) || addr_val(a, l);
+	int pb = is_ptr_type(clang_getCursorType(r)) || addr_val(b, r);
 
-	if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) &&
-	    (ptr || a.kind == HV_ADDR || b.kind == HV_ADDR)) {
-		if (is_ptr_type(clang_getCursorType(l)) || a.kind == HV_ADDR)
+	if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && (ptr || pa || pb)) {
+		if (pa)
 			return ptr_plus(F, a, b);
 		return ptr_plus(F, b, a);
 	}
@@ -716,7 +727,7 @@ static void name_var(struct lc_fn *F, struct hog_val v, int li)
 
 static int lock_pointer(struct lc_fn *F, CXType t);
 
-static struct hog_val assign(struct lc_fn *F, CXCursor l, CXCursor r)
+static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r)
 {
 	int li = ssa_local(F, l);
 	struct hog_val v;
@@ -731,10 +742,12 @@ static struct hog_val assign(struct lc_fn *F, CXCursor l, CXCursor r)
 	a = lv(F, l);
 	v = rv(F, r, 1);
 	if (a && lock_pointer(F, clang_getCursorType(r))) {
-		struct lc_ev *e = lc_emit(F, HE_STORE, NULL, -1, 2);
+		struct lc_ev *ev;
 
-		e->a[0] = aval(a);
-		e->a[1] = v;
+		at_op(F, e);
+		ev = lc_emit(F, HE_STORE, NULL, -1, 2);
+		ev->a[0] = aval(a);
+		ev->a[1] = v;
 	}
 	return v;
 }
@@ -768,6 +781,7 @@ static struct hog_val compare(struct lc_fn *F, CXCursor e, int op, CXCursor l, C
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
 
+	at_op(F, e);
 	if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
 		if (b.kind == HV_CONST && b.cst == 0)
 			return not_of(F, a, op == CXBinaryOperator_EQ ? "!" : "!!");
@@ -793,7 +807,7 @@ static struct hog_val binary(struct lc_fn *F, CXCursor e, int used)
 	free(ch.c);
 	switch (op) {
 	case CXBinaryOperator_Assign:
-		return assign(F, l, r);
+		return assign(F, e, l, r);
 	case CXBinaryOperator_Comma:
 		rv(F, l, 0);
 		return rv(F, r, used);
