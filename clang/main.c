@@ -109,6 +109,15 @@ static int own_option(struct opts *o, const char *a)
 	return 1;
 }
 
+/*
+ * With __CHECKER__ the kernel's headers turn __user and friends into
+ * sparse's address_space attributes, which clang refuses: never define it.
+ */
+static int checker_define(const char *a)
+{
+	return !strncmp(a, "__CHECKER__", 11) && (!a[11] || a[11] == '=');
+}
+
 static void parse_args(struct opts *o, int argc, char **argv)
 {
 	int i;
@@ -121,6 +130,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			continue;
 		if (a[0] != '-' && l > 2 && !strcmp(a + l - 2, ".c")) {
 			o->file = a;
+			continue;
+		}
+		if (!strncmp(a, "-D", 2) && checker_define(a[2] ? a + 2 :
+							     i + 1 < argc ? argv[i + 1] : "")) {
+			i += !a[2];
 			continue;
 		}
 		if (takes_value(a) && i + 1 < argc) {

@@ -11,7 +11,7 @@ CHK=$PWD/build/lockhog-check
 LOCKHOG=${LOCKHOG:-$PWD/build/lockhog}
 rm -rf $T
 mkdir -p $T/mm
-echo "1..13"
+echo "1..14"
 . tests/tap.sh
 FIX=tests/fixtures
 # what kbuild's c_flags hold on a GCC tree, and sparse's CHECKFLAGS
@@ -61,5 +61,9 @@ mkfifo $T/mm/.fifo.o.lockhog
 (cd $T && $CHK -I$OLDPWD/$FIX/include -o mm/fifo.o mm/stock.c) >/dev/null 2>$T/fifo.err
 [ -p $T/mm/.fifo.o.lockhog ] && grep -q 'not a regular file' $T/fifo.err &&
 	ok "a sidecar path that is a FIFO is left alone" || notok "a sidecar path that is a FIFO is left alone" $T/fifo.err
+# sparse defines __CHECKER__ itself; a CF=-D__CHECKER__ must not reach clang
+printf '#ifdef __CHECKER__\n#error __CHECKER__ defined\n#endif\nint f(void) { return 0; }\n' >$T/mm/chk.c
+(cd $T && $CHK -D__CHECKER__ -D __CHECKER__ mm/chk.c) >/dev/null 2>$T/chk.err
+[ ! -s $T/chk.err ] && ok "-D__CHECKER__ is not passed to clang" || notok "-D__CHECKER__ is not passed to clang" $T/chk.err
 $CHK >/dev/null 2>$T/usage.err
 [ $? = 2 ] && ok "no file: usage, exit 2" || notok "no file: usage, exit 2" $T/usage.err
