@@ -234,6 +234,39 @@ static int constant(CXCursor e, long long *v)
 	return ok;
 }
 
+/* __builtin_constant_p(x) of a non-constant x: clang folds it to 0, GCC keeps it */
+static enum CXChildVisitResult find_bcp(CXCursor c, CXCursor parent, CXClientData d)
+{
+	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1) {
+		CXString s = clang_getCursorSpelling(c);
+		int bcp = !strcmp(clang_getCString(s), "__builtin_constant_p");
+		long long v;
+
+		clang_disposeString(s);
+		if (bcp && !constant(clang_Cursor_getArgument(c, 0), &v)) {
+			*(int *)d = 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/*
+ * A constant as GCC's "ssa" pass sees it: before inlining nothing folds
+ * __builtin_constant_p() of a variable, so both of its ways are code
+ */
+static int fold(CXCursor e, long long *v)
+{
+	int bcp = 0;
+
+	if (!constant(e, v))
+		return 0;
+	if (clang_getCursorKind(e) == CXCursor_IntegerLiteral)
+		return 1;
+	clang_visitChildren(e, find_bcp, &bcp);
+	return !bcp;
+}
+
 static struct hog_val cval(long long c)
 {
 	struct hog_val v = { HV_CONST, 0, c, NULL };
@@ -429,10 +462,16 @@ static const char *record_tag(struct lc_fn *F, CXType t)
 	return r;
 }
 
+/* clang spells an anonymous member "struct page::(anonymous at ...)" */
+static int anonymous_name(const char *n)
+{
+	return !*n || strstr(n, "(anonymous") || strstr(n, "(unnamed");
+}
+
 static int field_anonymous(CXCursor member)
 {
 	char *n = spell(clang_getCursorReferenced(member));
-	int anon = !*n;
+	int anon = anonymous_name(n);
 
 	free(n);
 	return anon;
@@ -486,9 +525,9 @@ static const char *member_addr(struct lc_fn *F, CXCursor e)
 	if (!b)
 		return NULL;
 	fname = spell(clang_getCursorReferenced(e));
-	if (!*fname) {
+	if (anonymous_name(fname)) {
 		free(fname);
-		return b;
+		return b;	/* an anonymous member adds no step */
 	}
 	step = hog_xasprintf("/%s.%s", container(F, base), fname);
 	b = lc_cat(F, b, step);
@@ -813,13 +852,13 @@ static struct hog_val binary(struct lc_fn *F, CXCursor e, int used)
 		return rv(F, r, used);
 	case CXBinaryOperator_LAnd:
 	case CXBinaryOperator_LOr:
-		if (constant(e, &c))
+		if (fold(e, &c))
 			return cval(c);
 		return logic_value(F, e);
 	default:
 		break;
 	}
-	if (constant(e, &c))
+	if (fold(e, &c))
 		return cval(c);
 	if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE)
 		return compare(F, e, op, l, r);
@@ -884,7 +923,7 @@ static struct hog_val ternary(struct lc_fn *F, CXCursor e, int used)
 		free(ch.c);
 		return fresh(F, VK_NONE);
 	}
-	if (constant(ch.c[0], &c)) {
+	if (fold(ch.c[0], &c)) {
 		v = rv(F, ch.c[c ? 1 : 2], used);
 		free(ch.c);
 		return v;
@@ -993,7 +1032,8 @@ static struct hog_val builtin_call(struct lc_fn *F, CXCursor e, const char *n, i
 	if (!strcmp(n, "__builtin_constant_p")) {
 		long long c;
 
-		return constant(e, &c) ? cval(c) : fresh(F, VK_NONE);
+		return na == 1 && constant(clang_Cursor_getArgument(e, 0), &c) ? cval(1) :
+		       fresh(F, VK_NONE);
 	}
 	for (i = 0; i < na; i++) {
 		struct hog_val a = rv(F, clang_Cursor_getArgument(e, i), 1);
@@ -1428,6 +1468,13 @@ static struct hog_val rv(struct lc_fn *F, CXCursor e, int used)
 	case CXCursor_UnexposedExpr:
 	case CXCursor_CStyleCastExpr:
 		ch = expr_kids(e);
+		/* __builtin_choose_expr(c, a, b): only the one chosen is code */
+		if (ch.n == 3 && clang_getCursorKind(e) == CXCursor_UnexposedExpr &&
+		    constant(ch.c[0], &c)) {
+			v = rv(F, ch.c[c ? 1 : 2], used);
+			free(ch.c);
+			return v;
+		}
 		if (ch.n == 1 || (ch.n > 1 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr)) {
 			v = rv(F, ch.c[ch.n - 1], used);
 			free(ch.c);
@@ -1616,7 +1663,7 @@ static void cond(struct lc_fn *F, CXCursor e, int t, int f)
 	struct kids ch;
 
 	e = strip_expect(e);
-	if (constant(e, &c)) {
+	if (fold(e, &c)) {
 		lc_edge(F, lc_here(F), c ? t : f);
 		F->cur = -1;
 		return;

@@ -55,7 +55,9 @@ static int keep_joined(const char *a)
 					   "-idirafter", "-include", "-imacros", "--target=",
 					   "-nostdinc", "-m32", "-m64", "-funsigned-char",
 					   "-fsigned-char", "-fshort-wchar", "-ffreestanding",
-					   "-fms-extensions", "-fno-builtin", "-x" };
+					   "-fms-extensions", "-fno-builtin", "-x",
+					   /* __OPTIMIZE__: the kernel's compiletime_assert() */
+					   "-O" };
 	unsigned i;
 
 	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
