@@ -70,6 +70,13 @@ void lc_edge(struct lc_fn *F, int from, int to)
 	if (from < 0 || to < 0)
 		return;
 	a = &F->b[from];
+	/*
+	 * sealed without a predecessor: code after BUG() or a return, that
+	 * nothing reaches; an edge from it would bring undefined values into
+	 * the phis of code that is reached
+	 */
+	if (from != 0 && a->sealed && !a->npred)
+		return;
 	if (has_int(a->succ, a->nsucc, to)) {
 		/* both ways lead to one block: no test left */
 		a->cond = HC_NONE;
