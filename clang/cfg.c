@@ -309,6 +309,29 @@ const char *lc_addr_of(struct lc_fn *F, struct hog_val v)
 	return NULL;
 }
 
+/*
+ * A pointer tested is a variable of its own; a parameter's tests share
+ * one, as its SSA name in GCC, so "if (atomic) kmap_atomic() ... if
+ * (atomic) kunmap_atomic()" stays one decision.
+ */
+int lc_test_var(struct lc_fn *F, const char *a)
+{
+	int li = -1, i, v;
+
+	for (i = 0; a && a[0] == '$' && i < F->nloc; i++)
+		if (F->loc[i].param >= 0 && atoi(a + 1) == F->loc[i].param &&
+		    !strpbrk(a, "/^[#"))
+			li = i;
+	if (li >= 0 && F->loc[li].test_var >= 0)
+		return F->loc[li].test_var;
+	v = lc_new_var(F, VK_PARAM);
+	if (li >= 0) {
+		F->loc[li].test_var = v;
+		F->vname[v] = F->loc[li].name;
+	}
+	return v;
+}
+
 /* ---- the end: trivial phis, names of phi pointers ---- */
 
 static struct hog_val resolve(struct lc_fn *F, struct hog_val v)
@@ -911,6 +934,23 @@ static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *se
 	}
 }
 
+/* a test of a phi that turned out to be a parameter's value tests the parameter */
+static void fix_conds(struct lc_fn *F)
+{
+	int i;
+
+	for (i = 0; i < F->nb; i++) {
+		struct lc_blk *b = &F->b[i];
+		struct hog_val v;
+
+		if (b->cond != HC_NEZ && b->cond != HC_EQZ)
+			continue;
+		v = resolve(F, lc_varval(b->cond_var));
+		if (v.kind == HV_ADDR)
+			F->b[i].cond_var = lc_test_var(F, fix_addr(F, v.addr, 0));
+	}
+}
+
 struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int line,
 			   const char **err)
 {
@@ -928,6 +968,7 @@ struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int
 	for (i = 0; i < F->nb; i++)
 		if (seen[i])
 			map[i] = n++;
+	fix_conds(F);
 	for (i = 0; i < F->nloc; i++)
 		if (F->loc[i].param >= 0)
 			params[F->loc[i].param] = F->loc[i].name ? F->loc[i].name : "";

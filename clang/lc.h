@@ -136,6 +136,8 @@ struct lc_ev *lc_emit(struct lc_fn *F, enum hog_ev_kind kind, const char *callee
 /* the current block, made (unreachable) if control cannot reach here */
 int lc_here(struct lc_fn *F);
 const char *lc_addr_of(struct lc_fn *F, struct hog_val v);
+/* the variable a test of address a is on */
+int lc_test_var(struct lc_fn *F, const char *a);
 const char *lc_cat(struct lc_fn *F, const char *a, const char *b);
 struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int line,
 			   const char **err);

@@ -1568,26 +1568,7 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 	b->cmp.l = v;
 	b->cmp.r = cval(0);
 	if (v.kind == HV_ADDR) {
-		/*
-		 * a pointer tested: a variable of its own; a parameter's tests
-		 * share one, as its SSA name in GCC, so "if (atomic) kmap_atomic()
-		 * ... if (atomic) kunmap_atomic()" stays one decision
-		 */
-		int li = -1, i;
-
-		for (i = 0; i < F->nloc && v.addr[0] == '$'; i++)
-			if (F->loc[i].param >= 0 &&
-			    atoi(v.addr + 1) == F->loc[i].param && !strpbrk(v.addr, "/^[#"))
-				li = i;
-		if (li >= 0 && F->loc[li].test_var >= 0) {
-			v = lc_varval(F->loc[li].test_var);
-		} else {
-			v = fresh(F, VK_PARAM);
-			if (li >= 0) {
-				F->loc[li].test_var = v.var;
-				F->vname[v.var] = F->loc[li].name;
-			}
-		}
+		v = lc_varval(lc_test_var(F, v.addr));
 		b = &F->b[h];
 	}
 	if (v.kind == HV_VAR) {
