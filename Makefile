@@ -36,12 +36,21 @@ RT_SRC   := $(wildcard rt/*.c)
 RT_A     := $(BUILD)/liblockhog-rt.a
 RT_SO    := $(BUILD)/liblockhog-rt.so
 RT_CFLAGS := -O2 -g $(WARN) -std=gnu11 -fvisibility=hidden -fno-stack-protector
+# the libclang frontend, run by kbuild as CHECK= (clang/, issue 12)
+LLVM_CONFIG ?= $(firstword $(wildcard /usr/bin/llvm-config-19 /usr/lib/llvm-19/bin/llvm-config))
+CLANG_INC := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --includedir),/usr/lib/llvm-19/include)
+CLANG_LIB := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --libdir),/usr/lib/llvm-19/lib)
+CHECK_SRC := $(wildcard clang/*.c)
+CHECK_OBJ := $(patsubst clang/%.c,$(BUILD)/clang/%.o,$(CHECK_SRC))
+LOCKHOG_CHECK := $(BUILD)/lockhog-check
 
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
+# the same source built by clang 19 (LLVM=-19), for lockhog-check's mm/ test
+KDIR_LLVM ?= $(CURDIR)/$(BUILD)/linux-6.1-llvm
 
-.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci
-all: $(PLUGIN) $(LOCKHOG) $(RT_A) $(RT_SO)
+.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel-tree-llvm kernel kernel-patches cocci
+all: $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK) $(RT_A) $(RT_SO)
 
 deps:
 	@scripts/deps.sh
@@ -70,6 +79,13 @@ $(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h)
 $(LOCKHOG): $(CMD_OBJ) $(CORE_LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(CORE_LIB) $(LIBS)
 
+$(BUILD)/clang/%.o: clang/%.c $(wildcard clang/*.h) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -I$(CLANG_INC) -c $< -o $@
+
+$(LOCKHOG_CHECK): $(CHECK_OBJ) $(CORE_LIB)
+	$(CC) -o $@ $(CHECK_OBJ) $(CORE_LIB) -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljansson
+
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wall -std=gnu11 -Icore -o $@ $< $(CORE_LIB) -lcmocka $(LIBS)
@@ -94,11 +110,14 @@ $(RT_SO): $(patsubst rt/%.c,$(BUILD)/rt/so/%.o,$(RT_SRC))
 kernel-tree:
 	@scripts/kernel-tree.sh $(KDIR)
 
+kernel-tree-llvm: kernel-tree
+	@scripts/kernel-tree-llvm.sh $(KDIR_LLVM) $(KDIR)
+
 scan: deps all kernel-tree
 	$(LOCKHOG) scan --kernel $(KDIR) mm/
 
-check: deps all unit kernel-tree
-	@KDIR=$(KDIR) tests/run.sh
+check: deps all unit kernel-tree kernel-tree-llvm
+	@KDIR=$(KDIR) KDIR_LLVM=$(KDIR_LLVM) tests/run.sh
 
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh
@@ -125,8 +144,8 @@ kernel: deps all
 	@scripts/kernel-build.sh
 
 clean:
-	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests \
-		$(BUILD)/rt $(CORE_LIB) $(PLUGIN) $(LOCKHOG) $(RT_A) $(RT_SO)
+	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests $(BUILD)/clang \
+		$(BUILD)/rt $(CORE_LIB) $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK) $(RT_A) $(RT_SO)
 
 # AFL++ on the rules parser and the section reader, then csmith programs
 # built with and without the plugin (tests/fuzz/run.sh, tests/cli/csmith.sh)

@@ -254,6 +254,37 @@ char *kbuild_target(const char *dir, const char *path, int *isdir)
 	return t;
 }
 
+/*
+ * A tree configured by clang (LLVM=1) cannot load a GCC plugin: it is
+ * analysed by lockhog-check alone.  CONFIG_CLANG_VERSION names the
+ * clang; Debian installs clang 19 as clang-19, which LLVM=-19 selects.
+ */
+const char *kbuild_llvm(const char *dir)
+{
+	char *cfg = hog_xasprintf("%s/.config", dir), line[256];
+	FILE *f = fopen(cfg, "r");
+	long ver = 0;
+	static char suffix[32];
+
+	free(cfg);
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "CONFIG_CLANG_VERSION=", 21))
+			ver = strtol(line + 21, NULL, 10);
+	fclose(f);
+	if (ver <= 0)
+		return NULL;
+	snprintf(suffix, sizeof(suffix), "-%ld", ver / 10000);
+	{
+		char *bin = hog_xasprintf("/usr/bin/clang%s", suffix);
+		int versioned = !access(bin, X_OK);
+
+		free(bin);
+		return versioned ? suffix : "1";
+	}
+}
+
 void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 {
 	char *tag = tools_tag(k->tools);
@@ -274,19 +305,29 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	char *cc = k->cc ? hog_xasprintf("CC=%s", k->cc) : NULL;
 	char *jobs = hog_xasprintf("-j%d", k->jobs > 0 ? k->jobs : 1);
 	char *log = log_path(k);
-	char **argv = hog_xcalloc(n + 9, sizeof(*argv));
+	char **argv = hog_xcalloc(n + 11, sizeof(*argv));
+	/* the checker on every unit, rebuilt or not; its sidecar beside the object */
+	char *check = k->check ? hog_xasprintf("CHECK=%s --rules=%s --diag=none",
+					       k->tools->check, k->tools->rules) : NULL;
+	char *llvm = k->llvm ? hog_xasprintf("LLVM=%s", k->llvm) : NULL;
 	int i, a = 0, rc;
 
-	if (access(k->tools->plugin, R_OK))
+	if (!llvm && access(k->tools->plugin, R_OK))
 		die("%s: plugin not found (run make first)", k->tools->plugin);
 	unlink(log);
 	argv[a++] = "make";
 	argv[a++] = "-C";
 	argv[a++] = (char *)k->dir;
 	argv[a++] = jobs;
-	argv[a++] = kcflags;
+	argv[a++] = llvm ? llvm : kcflags;
 	if (cc)
 		argv[a++] = cc;
+	if (check) {
+		if (access(k->tools->check, X_OK))
+			die("%s: lockhog-check not found (run make first)", k->tools->check);
+		argv[a++] = "C=2";
+		argv[a++] = check;
+	}
 	for (i = 0; i < n; i++)
 		argv[a++] = (char *)targets[i];
 	argv[a] = NULL;
@@ -300,6 +341,8 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	free(log);
 	free(jobs);
 	free(cc);
+	free(check);
+	free(llvm);
 	free(kcflags);
 	free(load);
 	free(tag);

@@ -20,15 +20,25 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct tools {
 	char *plugin;
 	char *rules;
+	char *check;	/* lockhog-check, the libclang frontend */
 };
 void tools_locate(struct tools *t, const char *plugin, const char *rules);
 /* A short hash of the plugin and rules, so kbuild rebuilds when they change. */
 char *tools_tag(const struct tools *t);
 
-/* objects.c: .lockhog sections */
+/* objects.c: .note.lockhog sections and lockhog-check's sidecars */
+enum frontend {
+	FE_ANY,		/* sections, and sidecars of objects that carry none */
+	FE_GCC,		/* sections only */
+	FE_CLANG,	/* sidecars only (mm/.memcontrol.o.lockhog) */
+};
+#define SIDECAR_SUFFIX ".o.lockhog"
 struct objset {
 	struct hog_vec paths;	/* char * */
+	enum frontend fe;
 };
+/* "gcc", "clang" (or "any"): dies on another word */
+enum frontend frontend_parse(const char *s);
 /* Adds FILE.o, or every object below DIR. */
 void objset_add(struct objset *s, const char *path);
 /*
@@ -37,7 +47,7 @@ void objset_add(struct objset *s, const char *path);
  */
 int objset_load(struct objset *s, struct hog_prog *prog, struct hog_strtab *strs,
 		int *skipped);
-/* The .lockhog payload of one object, or NULL (no section, not ELF). */
+/* The .lockhog payload of one object or sidecar, or NULL (no section, not ELF). */
 char *object_section(const char *path, size_t *len, char **err);
 
 /* kbuild.c */
@@ -49,7 +59,11 @@ struct kbuild {
 	const char *extra_cflags;
 	const char *cc;		/* CC= for kbuild ("distcc gcc"), or NULL */
 	int cc_loads_plugin;	/* cc adds -fplugin= itself: pass only its arguments */
+	int check;		/* also run lockhog-check on every unit (C=2 CHECK=) */
+	const char *llvm;	/* an LLVM=1 tree: LLVM=this, no plugin, the checker only */
 };
+/* "-19" for a tree whose .config says clang 19 built it, "1" for another clang, NULL for GCC */
+const char *kbuild_llvm(const char *dir);
 /* Checks that dir is a kernel tree; dies with a one-line message if not. */
 void kbuild_check_tree(const char *dir);
 /* Configures the tree if it has no .config: defconfig plus what the analysis needs. */

@@ -75,6 +75,8 @@ void tools_locate(struct tools *t, const char *plugin, const char *rules)
 		rules = getenv("LOCKHOG_RULES");
 	t->plugin = plugin ? hog_xstrdup(plugin) : first_existing(p1, p2);
 	t->rules = rules ? hog_xstrdup(rules) : first_existing(r1, r2);
+	t->check = getenv("LOCKHOG_CHECK") ? hog_xstrdup(getenv("LOCKHOG_CHECK")) :
+		   hog_xasprintf("%s/lockhog-check", dir);
 	/* kbuild runs the compiler from the tree: paths must be absolute */
 	{
 		char buf[PATH_MAX];

@@ -76,15 +76,51 @@ static char *scn_copy_all(const char *path, Elf *e, size_t shstrndx, Elf_Scn *sc
 	return b.s;
 }
 
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t l = strlen(s), n = strlen(suf);
+
+	return l >= n && !strcmp(s + l - n, suf);
+}
+
+enum frontend frontend_parse(const char *s)
+{
+	if (!strcmp(s, "gcc"))
+		return FE_GCC;
+	if (!strcmp(s, "clang"))
+		return FE_CLANG;
+	if (!strcmp(s, "any"))
+		return FE_ANY;
+	die("--frontend: unknown frontend '%s' (gcc or clang)", s);
+}
+
+/* lockhog-check's sidecar: the payload as the section would hold it */
+static char *sidecar_read(const char *path, size_t *len, char **err)
+{
+	char *text = hog_read_file(path, len);
+
+	if (!text)
+		*err = hog_xasprintf("%s: %s", path, strerror(errno));
+	else if (!*len) {
+		*err = hog_xasprintf("%s: empty sidecar", path);
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
 char *object_section(const char *path, size_t *len, char **err)
 {
-	int fd = open(path, O_RDONLY);
+	int fd;
 	Elf *e;
 	Elf_Scn *scn;
 	size_t shstrndx;
 	char *out = NULL;
 
 	*err = NULL;
+	if (has_suffix(path, SIDECAR_SUFFIX))
+		return sidecar_read(path, len, err);
+	fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		*err = hog_xasprintf("%s: %s", path, strerror(errno));
 		return NULL;
@@ -114,16 +150,42 @@ out:
 	return out;
 }
 
+/* mm/.memcontrol.o.lockhog: lockhog-check wrote it for mm/memcontrol.o */
+static int is_sidecar(const char *n)
+{
+	return n[0] == '.' && has_suffix(n, SIDECAR_SUFFIX) && strlen(n) > strlen(SIDECAR_SUFFIX) + 1;
+}
+
 static int skip_name(const char *n)
 {
 	size_t l = strlen(n);
 
+	if (is_sidecar(n))
+		return 0;
 	if (l < 3 || strcmp(n + l - 2, ".o"))
 		return 1;
 	/* kbuild's module glue and temporaries carry nothing of ours */
 	if (l > 6 && !strcmp(n + l - 6, ".mod.o"))
 		return 1;
 	return n[0] == '.';
+}
+
+/* FE_ANY: found in a directory, the sidecar of an object that carries its own section is that unit again */
+static int sidecar_shadowed(const struct objset *s, const char *p)
+{
+	const char *slash = strrchr(p, '/'), *base = slash ? slash + 1 : p;
+	char *obj, *text, *err = NULL;
+	size_t len;
+
+	if (s->fe != FE_ANY || !is_sidecar(base))
+		return 0;
+	obj = hog_xasprintf("%.*s%.*s.o", (int)(base - p), p,
+			    (int)(strlen(base) - strlen(SIDECAR_SUFFIX) - 1), base + 1);
+	text = object_section(obj, &len, &err);
+	free(obj);
+	free(err);
+	free(text);
+	return text != NULL;
 }
 
 static void walk(struct objset *s, const char *dir)
@@ -148,7 +210,9 @@ static void walk(struct objset *s, const char *dir)
 		if (S_ISDIR(st.st_mode) && de->d_name[0] != '.') {
 			walk(s, p);
 			free(p);
-		} else if (S_ISREG(st.st_mode) && !skip_name(de->d_name)) {
+		} else if (S_ISREG(st.st_mode) && !skip_name(de->d_name) &&
+			   (is_sidecar(de->d_name) ? s->fe != FE_GCC : s->fe != FE_CLANG) &&
+			   !sidecar_shadowed(s, p)) {
 			hog_vec_push(&s->paths, p);
 		} else {
 			free(p);
@@ -236,8 +300,10 @@ int objset_load(struct objset *s, struct hog_prog *prog, struct hog_strtab *strs
 		const char *p = s->paths.v[i];
 		size_t len = 0;
 		char *err = NULL;
-		char *text = object_section(p, &len, &err);
+		char *text;
 		int k;
+
+		text = object_section(p, &len, &err);
 
 		if (!text) {
 			if (err && !strstr(err, "not an ELF"))

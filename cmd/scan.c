@@ -73,7 +73,7 @@ int emit(struct hog_prog *prog, const struct output *o)
 }
 
 enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN, OPT_BASELINE,
-       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN, OPT_STATIC };
+       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN, OPT_STATIC, OPT_FRONTEND };
 
 static const struct option scan_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
@@ -90,6 +90,7 @@ static const struct option scan_opts[] = {
 	{ "write-baseline", required_argument, NULL, OPT_WRITE_BASELINE },
 	{ "cc", required_argument, NULL, OPT_CC },
 	{ "cc-loads-plugin", no_argument, NULL, OPT_CC_PLUGIN },
+	{ "frontend", required_argument, NULL, OPT_FRONTEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -111,6 +112,8 @@ static void scan_usage(FILE *f)
 	      "  --cc CMD                   kbuild's compiler, e.g. \"distcc gcc\" (HOSTCC stays)\n"
 	      "  --cc-loads-plugin          CMD loads the plugin itself (scripts/lockhog-gcc,\n"
 	      "                             for distccd, which refuses -fplugin=)\n"
+	      "  --frontend gcc|clang       whose IR to read: the plugin's sections (gcc), or\n"
+	      "                             lockhog-check's sidecars, run as C=2 CHECK= (clang)\n"
 	      "  --write-baseline FILE      record every finding as accepted\n"
 	      "  --baseline FILE            hide findings the baseline accepts\n"
 	      "  --plugin FILE, --rules FILE  override the plugin and catalogue\n", f);
@@ -169,7 +172,7 @@ static char *abspath(const char *p)
 /* The command line of scan, the options report shares with it in o. */
 static void scan_args(int argc, char **argv, struct output *o, struct kbuild *k,
 		      const char **plugin, const char **rules, const char **dir,
-		      const char **write_base)
+		      const char **write_base, enum frontend *fe)
 {
 	int c;
 
@@ -200,6 +203,10 @@ static void scan_args(int argc, char **argv, struct output *o, struct kbuild *k,
 			break;
 		case OPT_CC_PLUGIN:
 			k->cc_loads_plugin = 1;
+			break;
+		case OPT_FRONTEND:
+			*fe = frontend_parse(optarg);
+			k->check = *fe == FE_CLANG;
 			break;
 		case 'h':
 			scan_usage(stdout);
@@ -253,7 +260,8 @@ int cmd_scan(int argc, char **argv)
 	struct hog_buf scope = { 0 };
 	int skipped, loaded, rc;
 
-	scan_args(argc, argv, &o, &k, &plugin, &rules, &dir, &write_base);
+	objs.fe = FE_GCC;
+	scan_args(argc, argv, &o, &k, &plugin, &rules, &dir, &write_base, &objs.fe);
 	if (!dir)
 		die("scan needs --kernel DIR");
 	if (k.cc_loads_plugin && !k.cc)
@@ -265,6 +273,10 @@ int cmd_scan(int argc, char **argv)
 	k.dir = dir;
 	k.tools = &t;
 	kbuild_configure(&k);
+	k.llvm = kbuild_llvm(dir);
+	if (k.llvm && objs.fe != FE_CLANG)
+		die("%s: built by clang (LLVM=%s): the GCC plugin cannot run there; "
+		    "use --frontend clang", dir, k.llvm);
 	build_paths(&k, argc, argv, &objs, &scope);
 
 	prog = hog_prog_new(strs, r);
@@ -292,6 +304,7 @@ static const struct option report_opts[] = {
 	{ "srcroot", required_argument, NULL, 's' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "static", required_argument, NULL, OPT_STATIC },
+	{ "frontend", required_argument, NULL, OPT_FRONTEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -299,7 +312,8 @@ static const struct option report_opts[] = {
 static void report_usage(FILE *f)
 {
 	fputs("usage: lockhog report [--format text|json|sarif|html] [--out FILE] [--all]\n"
-	      "                      [--fail-on SEV] [--srcroot DIR] OBJ|DIR...\n"
+	      "                      [--fail-on SEV] [--srcroot DIR] [--frontend gcc|clang]\n"
+	      "                      OBJ|SIDECAR|DIR...\n"
 	      "       lockhog report [--format text|json|html] [--out FILE]\n"
 	      "                      [--static SCAN.json] RUNTIME.json|-\n"
 	      "  The second form renders run-time data (docs/runtime.md: the kernel's\n"
@@ -422,6 +436,10 @@ int cmd_report(int argc, char **argv)
 		}
 		if (c == OPT_STATIC) {
 			scan = optarg;
+			continue;
+		}
+		if (c == OPT_FRONTEND) {
+			objs.fe = frontend_parse(optarg);
 			continue;
 		}
 		if (c == 'h') {

@@ -66,6 +66,13 @@ build_mm() {
 }
 build_plain() { build_mm ""; }
 build_plugin() { build_mm "$PLUGIN_FLAGS"; }
+# lockhog-check as kbuild's checker over the built mm/: C=2 checks every
+# unit and compiles nothing (the objects are built with the same flags)
+check_mm() {
+	make -C "$KDIR" -j"$JOBS" KCFLAGS= mm/ >/dev/null
+	timed make -C "$KDIR" -j"$JOBS" KCFLAGS= C=2 \
+		"CHECK=$PWD/build/lockhog-check --rules=$PWD/rules/kernel.rules --diag=none" mm/
+}
 
 scan_cold() {
 	clean_mm
@@ -133,6 +140,13 @@ medians "$TMP/builds" "kbuild of mm/ without plugin: " "kbuild of mm/ with plugi
 	"plugin overhead ratio: " "plugin overhead ratio in CPU time: "
 echo "compiler peak memory: $(peak_mib "$TMP/builds" 5) MiB with the plugin loaded," \
 	"$(peak_mib "$TMP/builds" 2) MiB without (-j$JOBS)"
+if [ -x build/lockhog-check ]; then
+	pairs build_plain check_mm >"$TMP/check"
+	medians "$TMP/check" "kbuild of mm/ without plugin: " \
+		"C=2 CHECK=lockhog-check over mm/ (nothing compiled): " \
+		"lockhog-check/compile ratio (plugin's overhead ratio above): " \
+		"lockhog-check/compile CPU time ratio: "
+fi
 
 # review of a one-file patch against a cold scan of mm/ (issue 4: <= 0.2)
 $PY tests/review/mkpatch.py "$KDIR" "bench" "$TMP/one.patch" mm/page_alloc.c \

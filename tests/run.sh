@@ -61,7 +61,7 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	echo "fixtures: $p passed ($x expected failures), $f failed"
 fi
 
-for dir in cli integration review series report; do
+for dir in cli integration review series report clang; do
 	for t in tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
 		n=$dir/$(basename "$t" .sh)

@@ -1,0 +1,1024 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CFG lockhog-check builds from the AST: blocks and edges as the
+ * statements are walked, locals in SSA form by Braun et al.'s
+ * construction (a block's definitions, phis made on demand and
+ * completed when the block is sealed, trivial phis removed at the end),
+ * then unreachable blocks dropped and natural loops found from the
+ * dominator tree, as GCC's CFG would give them.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "lc.h"
+
+#define GROW(p, n, cap) do {						\
+	if ((n) >= (cap)) {						\
+		(cap) = (cap) ? 2 * (cap) : 8;				\
+		(p) = hog_xrealloc((p), sizeof(*(p)) * (cap));		\
+	}								\
+} while (0)
+
+/* phis are looked through this deep when naming a pointer */
+#define MAX_RESOLVE 16
+/* a loop is counted to this many rounds at most */
+#define MAX_COUNT 4096
+
+struct hog_val lc_varval(int v)
+{
+	struct hog_val r = { HV_VAR, v, 0, NULL };
+
+	return r;
+}
+
+int lc_new_var(struct lc_fn *F, enum lc_vkind kind)
+{
+	GROW(F->var, F->nvar, F->cvar);
+	memset(&F->var[F->nvar], 0, sizeof(F->var[0]));
+	F->var[F->nvar].kind = kind;
+	F->var[F->nvar].phi = -1;
+	F->vname = hog_xrealloc(F->vname, sizeof(*F->vname) * (F->nvar + 1));
+	F->vname[F->nvar] = NULL;
+	return F->nvar++;
+}
+
+int lc_new_block(struct lc_fn *F)
+{
+	struct lc_blk *b;
+
+	GROW(F->b, F->nb, F->cb);
+	b = &F->b[F->nb];
+	memset(b, 0, sizeof(*b));
+	b->cond_var = -1;
+	return F->nb++;
+}
+
+static int has_int(const int *v, int n, int x)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+void lc_edge(struct lc_fn *F, int from, int to)
+{
+	struct lc_blk *a, *b;
+
+	if (from < 0 || to < 0)
+		return;
+	a = &F->b[from];
+	/*
+	 * sealed without a predecessor: code after BUG() or a return, that
+	 * nothing reaches; an edge from it would bring undefined values into
+	 * the phis of code that is reached
+	 */
+	if (from != 0 && a->sealed && !a->npred)
+		return;
+	if (has_int(a->succ, a->nsucc, to)) {
+		/* both ways lead to one block: no test left */
+		a->cond = HC_NONE;
+		a->cmp.op = 0;
+		return;
+	}
+	GROW(a->succ, a->nsucc, a->csucc);
+	a->succ[a->nsucc++] = to;
+	b = &F->b[to];
+	GROW(b->pred, b->npred, b->cpred);
+	b->pred[b->npred++] = from;
+}
+
+int lc_here(struct lc_fn *F)
+{
+	if (F->cur < 0) {
+		F->cur = lc_new_block(F);
+		F->b[F->cur].sealed = 1;
+	}
+	return F->cur;
+}
+
+struct lc_ev *lc_emit(struct lc_fn *F, enum hog_ev_kind kind, const char *callee,
+		      int dst, int nargs)
+{
+	int h = lc_here(F);	/* may grow F->b: index it after */
+	struct lc_blk *b = &F->b[h];
+	struct lc_ev *e;
+
+	GROW(b->ev, b->nev, b->cap);
+	e = &b->ev[b->nev++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->line = F->line;
+	e->col = F->col;
+	e->callee = callee ? hog_intern(F->m->strs, callee) : NULL;
+	e->dst = dst;
+	e->nargs = nargs > LC_MAX_ARGS ? LC_MAX_ARGS : nargs;
+	return e;
+}
+
+static void ensure_defs(struct lc_fn *F, struct lc_blk *b)
+{
+	if (!b->def) {
+		b->def = hog_xcalloc(F->nloc + 1, sizeof(*b->def));
+		b->has = hog_xcalloc(F->nloc + 1, 1);
+	}
+}
+
+void lc_write(struct lc_fn *F, int b, int local, struct hog_val v)
+{
+	struct lc_blk *bl = &F->b[b];
+
+	ensure_defs(F, bl);
+	bl->def[local] = v;
+	bl->has[local] = 1;
+}
+
+static int new_phi(struct lc_fn *F, int b, int local)
+{
+	struct lc_phi *p;
+	struct lc_blk *bl = &F->b[b];
+	int v = lc_new_var(F, VK_PHI);
+
+	GROW(F->phi, F->nphi, F->cphi);
+	p = &F->phi[F->nphi];
+	memset(p, 0, sizeof(*p));
+	p->dst = v;
+	p->local = local;
+	F->var[v].phi = F->nphi;
+	if (local >= 0) {
+		F->var[v].ptr = F->loc[local].ptr;
+		F->vname[v] = F->loc[local].name;
+	}
+	GROW(bl->phis, bl->nphi, bl->cphi);
+	bl->phis[bl->nphi++] = F->nphi;
+	return F->nphi++;
+}
+
+static void phi_operands(struct lc_fn *F, int b, int pi)
+{
+	struct lc_blk *bl = &F->b[b];
+	int i, local = F->phi[pi].local;
+
+	F->phi[pi].n = bl->npred;
+	F->phi[pi].pred = hog_xcalloc(bl->npred + 1, sizeof(int));
+	F->phi[pi].val = hog_xcalloc(bl->npred + 1, sizeof(struct hog_val));
+	for (i = 0; i < bl->npred; i++) {
+		struct hog_val v = lc_read(F, bl->pred[i], local);
+
+		F->phi[pi].pred[i] = bl->pred[i];
+		F->phi[pi].val[i] = v;
+	}
+}
+
+static struct hog_val resolve(struct lc_fn *F, struct hog_val v);
+static int same_val(struct hog_val a, struct hog_val b);
+
+/* Braun's tryRemoveTrivialPhi: a phi of one value (and itself) is that value */
+static struct hog_val try_trivial(struct lc_fn *F, int pi)
+{
+	struct lc_phi *p = &F->phi[pi];
+	struct hog_val same = { HV_UNKNOWN, 0, 0, NULL };
+	int j, have = 0;
+
+	for (j = 0; j < p->n; j++) {
+		struct hog_val v = resolve(F, p->val[j]);
+
+		if (v.kind == HV_VAR && v.var == p->dst)
+			continue;
+		if (have && !same_val(v, same))
+			return lc_varval(p->dst);
+		same = v;
+		have = 1;
+	}
+	if (!have)
+		return lc_varval(p->dst);
+	p->dead = 1;
+	p->repl = same;
+	return same;
+}
+
+struct hog_val lc_read(struct lc_fn *F, int b, int local)
+{
+	struct lc_blk *bl = &F->b[b];
+	struct hog_val v;
+	int pi;
+
+	ensure_defs(F, bl);
+	if (bl->has[local])
+		return bl->def[local];
+	if (!bl->sealed) {
+		pi = new_phi(F, b, local);
+		bl = &F->b[b];
+		GROW(bl->inc, bl->ninc, bl->cinc);
+		bl->inc[bl->ninc++] = pi;
+		v = lc_varval(F->phi[pi].dst);
+	} else if (bl->npred == 1) {
+		v = lc_read(F, bl->pred[0], local);
+	} else if (bl->npred == 0) {
+		/* read before any write: a value nobody defines */
+		v = lc_varval(lc_new_var(F, VK_NONE));
+		F->vname[v.var] = F->loc[local].name;
+	} else {
+		pi = new_phi(F, b, local);
+		v = lc_varval(F->phi[pi].dst);
+		lc_write(F, b, local, v);
+		phi_operands(F, b, pi);
+		v = try_trivial(F, pi);
+		lc_write(F, b, local, v);
+		return v;
+	}
+	lc_write(F, b, local, v);
+	return v;
+}
+
+void lc_seal(struct lc_fn *F, int b)
+{
+	int i;
+
+	if (b < 0 || F->b[b].sealed)
+		return;
+	for (i = 0; i < F->b[b].ninc; i++) {
+		int pi = F->b[b].inc[i];
+
+		phi_operands(F, b, pi);
+		try_trivial(F, pi);
+		/* later reads here see the value, not the placeholder */
+		if (F->phi[pi].dead && F->b[b].def[F->phi[pi].local].kind == HV_VAR &&
+		    F->b[b].def[F->phi[pi].local].var == F->phi[pi].dst)
+			F->b[b].def[F->phi[pi].local] = F->phi[pi].repl;
+	}
+	F->b[b].sealed = 1;
+}
+
+int lc_value_phi(struct lc_fn *F, int b, int n, const int *pred, const struct hog_val *val)
+{
+	int pi = new_phi(F, b, -1), i;
+
+	F->phi[pi].n = n;
+	F->phi[pi].pred = hog_xcalloc(n + 1, sizeof(int));
+	F->phi[pi].val = hog_xcalloc(n + 1, sizeof(struct hog_val));
+	for (i = 0; i < n; i++) {
+		F->phi[pi].pred[i] = pred[i];
+		F->phi[pi].val[i] = val[i];
+	}
+	return F->phi[pi].dst;
+}
+
+const char *lc_cat(struct lc_fn *F, const char *a, const char *b)
+{
+	char *t;
+	const char *r;
+
+	if (!a)
+		return NULL;
+	t = hog_xasprintf("%s%s", a, b);
+	r = hog_intern(F->m->strs, t);
+	free(t);
+	return r;
+}
+
+/*
+ * A pointer value as an address root.  A phi's is not known until the
+ * end: "\001N\002" stands for phi variable N and is replaced then.
+ */
+const char *lc_addr_of(struct lc_fn *F, struct hog_val v)
+{
+	char buf[32];
+
+	if (v.kind == HV_ADDR)
+		return v.addr;
+	if (v.kind != HV_VAR)
+		return NULL;
+	if (F->var[v.var].kind == VK_CALL) {
+		snprintf(buf, sizeof(buf), "v%d", v.var);
+		return hog_intern(F->m->strs, buf);
+	}
+	if (F->var[v.var].kind == VK_PHI) {
+		snprintf(buf, sizeof(buf), "\001%d\002", v.var);
+		return hog_intern(F->m->strs, buf);
+	}
+	if (F->vname[v.var]) {
+		char *t = hog_xasprintf("%%%s", F->vname[v.var]);
+		const char *r = hog_intern(F->m->strs, t);
+
+		free(t);
+		return r;
+	}
+	return NULL;
+}
+
+/*
+ * A pointer tested is a variable of its own; a parameter's tests share
+ * one, as its SSA name in GCC, so "if (atomic) kmap_atomic() ... if
+ * (atomic) kunmap_atomic()" stays one decision.
+ */
+int lc_test_var(struct lc_fn *F, const char *a)
+{
+	int li = -1, i, v;
+
+	for (i = 0; a && a[0] == '$' && i < F->nloc; i++)
+		if (F->loc[i].param >= 0 && atoi(a + 1) == F->loc[i].param &&
+		    !strpbrk(a, "/^[#"))
+			li = i;
+	if (li >= 0 && F->loc[li].test_var >= 0)
+		return F->loc[li].test_var;
+	v = lc_new_var(F, VK_PARAM);
+	if (li >= 0) {
+		F->loc[li].test_var = v;
+		F->vname[v] = F->loc[li].name;
+	}
+	return v;
+}
+
+/* ---- the end: trivial phis, names of phi pointers ---- */
+
+static struct hog_val resolve(struct lc_fn *F, struct hog_val v)
+{
+	int n = 0;
+
+	while (v.kind == HV_VAR && F->var[v.var].kind == VK_PHI && n++ < 1000) {
+		struct lc_phi *p = &F->phi[F->var[v.var].phi];
+
+		if (!p->dead)
+			break;
+		v = p->repl;
+	}
+	return v;
+}
+
+static int same_val(struct hog_val a, struct hog_val b)
+{
+	if (a.kind != b.kind)
+		return 0;
+	switch (a.kind) {
+	case HV_UNKNOWN: return 1;
+	case HV_CONST: return a.cst == b.cst;
+	case HV_VAR: return a.var == b.var;
+	case HV_ADDR: return a.addr == b.addr;
+	}
+	return 0;
+}
+
+static int remove_trivial(struct lc_fn *F)
+{
+	int i, j, changed = 0;
+
+	for (i = 0; i < F->nphi; i++) {
+		struct lc_phi *p = &F->phi[i];
+		struct hog_val same = { HV_UNKNOWN, 0, 0, NULL };
+		int have = 0, trivial = 1;
+
+		if (p->dead)
+			continue;
+		for (j = 0; j < p->n && trivial; j++) {
+			struct hog_val v = resolve(F, p->val[j]);
+
+			if (v.kind == HV_VAR && v.var == p->dst)
+				continue;
+			if (have && !same_val(v, same))
+				trivial = 0;
+			same = v;
+			have = 1;
+		}
+		if (trivial && have) {
+			p->dead = 1;
+			p->repl = same;
+			changed = 1;
+		}
+	}
+	return changed;
+}
+
+static const char *fix_addr(struct lc_fn *F, const char *a, int depth);
+
+/* all pointers but NULL agree (pcp = trylock ? _ret : NULL), or the local's name */
+static const char *phi_addr(struct lc_fn *F, int var, int depth)
+{
+	struct lc_phi *p = &F->phi[F->var[var].phi];
+	const char *same = NULL;
+	int i;
+
+	for (i = 0; i < p->n && depth < MAX_RESOLVE; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+		const char *e;
+
+		if (v.kind == HV_CONST && v.cst == 0)
+			continue;
+		if (v.kind == HV_VAR && v.var == var)
+			continue;
+		e = fix_addr(F, lc_addr_of(F, v), depth + 1);
+		if (!e || (same && same != e)) {
+			same = NULL;
+			break;
+		}
+		same = e;
+	}
+	if (same)
+		return same;
+	if (F->vname[var]) {
+		char *t = hog_xasprintf("%%%s", F->vname[var]);
+		const char *r = hog_intern(F->m->strs, t);
+
+		free(t);
+		return r;
+	}
+	return NULL;
+}
+
+static const char *fix_addr(struct lc_fn *F, const char *a, int depth)
+{
+	const char *end, *root;
+	struct hog_val v;
+
+	if (!a || a[0] != '\001')
+		return a;
+	if (depth > MAX_RESOLVE)
+		return NULL;
+	end = strchr(a, '\002');
+	v = resolve(F, lc_varval(atoi(a + 1)));
+	if (v.kind == HV_VAR && F->var[v.var].kind == VK_PHI)
+		root = phi_addr(F, v.var, depth + 1);
+	else
+		root = fix_addr(F, lc_addr_of(F, v), depth + 1);
+	return root ? lc_cat(F, root, end + 1) : NULL;
+}
+
+static struct hog_val fix_val(struct lc_fn *F, struct hog_val v)
+{
+	v = resolve(F, v);
+	if (v.kind == HV_ADDR) {
+		v.addr = fix_addr(F, v.addr, 0);
+		if (!v.addr)
+			v.kind = HV_UNKNOWN;
+	} else if (v.kind == HV_VAR && F->var[v.var].ptr && F->var[v.var].kind != VK_CALL) {
+		/* pointers name things: a phi of them, or the local they sit in */
+		const char *a = F->var[v.var].kind == VK_PHI ? phi_addr(F, v.var, 0) :
+				lc_addr_of(F, v);
+
+		if (a) {
+			v.kind = HV_ADDR;
+			v.addr = a;
+		}
+	}
+	return v;
+}
+
+/* ---- reachability, dominators, loops ---- */
+
+static void reach(struct lc_fn *F, int b, char *seen)
+{
+	int *stack = hog_xmalloc(sizeof(int) * (F->nb + 1)), sp = 0, i;
+
+	stack[sp++] = b;
+	seen[b] = 1;
+	while (sp) {
+		int x = stack[--sp];
+
+		for (i = 0; i < F->b[x].nsucc; i++)
+			if (!seen[F->b[x].succ[i]]) {
+				seen[F->b[x].succ[i]] = 1;
+				stack[sp++] = F->b[x].succ[i];
+			}
+	}
+	free(stack);
+}
+
+/* Cooper, Harvey and Kennedy's iterative dominators over a reverse postorder */
+static void postorder(struct lc_fn *F, int b, char *seen, int *po, int *n)
+{
+	int i;
+
+	seen[b] = 1;
+	for (i = 0; i < F->b[b].nsucc; i++)
+		if (!seen[F->b[b].succ[i]])
+			postorder(F, F->b[b].succ[i], seen, po, n);
+	po[(*n)++] = b;
+}
+
+static int intersect(const int *idom, const int *num, int a, int b)
+{
+	while (a != b) {
+		while (num[a] < num[b])
+			a = idom[a];
+		while (num[b] < num[a])
+			b = idom[b];
+	}
+	return a;
+}
+
+static int *dominators(struct lc_fn *F, const int *po, int n, int *num)
+{
+	int *idom = hog_xmalloc(sizeof(int) * (F->nb + 1));
+	int i, j, changed = 1;
+
+	for (i = 0; i < F->nb; i++)
+		idom[i] = -1;
+	for (i = 0; i < n; i++)
+		num[po[i]] = i;
+	idom[0] = 0;
+	while (changed) {
+		changed = 0;
+		for (i = n - 2; i >= 0; i--) {
+			int b = po[i], nd = -1;
+
+			for (j = 0; j < F->b[b].npred; j++) {
+				int p = F->b[b].pred[j];
+
+				if (idom[p] < 0)
+					continue;
+				nd = nd < 0 ? p : intersect(idom, num, p, nd);
+			}
+			if (nd >= 0 && idom[b] != nd) {
+				idom[b] = nd;
+				changed = 1;
+			}
+		}
+	}
+	return idom;
+}
+
+static int dominates(const int *idom, int a, int b)
+{
+	while (b != a && b != 0 && idom[b] >= 0)
+		b = idom[b];
+	return a == b;
+}
+
+struct loopset {
+	int header;
+	char *in;
+};
+
+/* the body of the natural loops of header h: everything that reaches a latch without h */
+static void loop_body(struct lc_fn *F, int h, int latch, char *in)
+{
+	int *stack = hog_xmalloc(sizeof(int) * (F->nb + 1)), sp = 0, i;
+
+	in[h] = 1;
+	if (!in[latch]) {
+		in[latch] = 1;
+		stack[sp++] = latch;
+	}
+	while (sp) {
+		int x = stack[--sp];
+
+		for (i = 0; i < F->b[x].npred; i++) {
+			int p = F->b[x].pred[i];
+
+			if (!in[p]) {
+				in[p] = 1;
+				stack[sp++] = p;
+			}
+		}
+	}
+	free(stack);
+}
+
+/* Follows a value through copies to a header phi of the loop. */
+static int header_phi(struct lc_fn *F, struct hog_val v, int h)
+{
+	v = resolve(F, v);
+	if (v.kind != HV_VAR || F->var[v.var].kind != VK_PHI)
+		return -1;
+	return has_int(F->b[h].phis, F->b[h].nphi, F->var[v.var].phi) ? F->var[v.var].phi : -1;
+}
+
+static int holds(int op, long long a, long long b)
+{
+	switch (op) {
+	case CXBinaryOperator_LT: return a < b;
+	case CXBinaryOperator_GT: return a > b;
+	case CXBinaryOperator_LE: return a <= b;
+	case CXBinaryOperator_GE: return a >= b;
+	case CXBinaryOperator_EQ: return a == b;
+	case CXBinaryOperator_NE: return a != b;
+	}
+	return 0;
+}
+
+static int swap_op(int op)
+{
+	switch (op) {
+	case CXBinaryOperator_LT: return CXBinaryOperator_GT;
+	case CXBinaryOperator_GT: return CXBinaryOperator_LT;
+	case CXBinaryOperator_LE: return CXBinaryOperator_GE;
+	case CXBinaryOperator_GE: return CXBinaryOperator_LE;
+	}
+	return op;
+}
+
+/* the phi's start (from outside) and step (x = x + CST round the loop) */
+static int phi_iv(struct lc_fn *F, int pi, const char *in, long long *init, long long *step)
+{
+	struct lc_phi *p = &F->phi[pi];
+	int i, have_init = 0, have_step = 0;
+
+	for (i = 0; i < p->n; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+
+		if (!in[p->pred[i]]) {
+			if (v.kind != HV_CONST || (have_init && *init != v.cst))
+				return 0;
+			*init = v.cst;
+			have_init = 1;
+			continue;
+		}
+		if (v.kind != HV_VAR || F->var[v.var].kind != VK_ADD)
+			return 0;
+		if (resolve(F, F->var[v.var].arg0).kind != HV_VAR ||
+		    resolve(F, F->var[v.var].arg0).var != p->dst)
+			return 0;
+		if (have_step && *step != F->var[v.var].step)
+			return 0;
+		*step = F->var[v.var].step;
+		have_step = 1;
+	}
+	return have_init && have_step && *step;
+}
+
+/* "for (i = 0; i < 16; i++)", "while (tries--)": rounds before the exit edge b -> out */
+static long long exit_count(struct lc_fn *F, int b, int out, const char *in)
+{
+	struct lc_blk *bl = &F->b[b];
+	struct hog_val l = bl->cmp.l, r = bl->cmp.r;
+	int op = bl->cmp.op, pi, taken_true;
+	long long init, step, k;
+
+	if (!op || bl->nsucc != 2)
+		return -1;
+	l = resolve(F, l);
+	r = resolve(F, r);
+	if (r.kind != HV_CONST) {
+		struct hog_val t = l;
+
+		l = r;
+		r = t;
+		op = swap_op(op);
+	}
+	if (r.kind != HV_CONST || (pi = header_phi(F, l, bl->succ[0] == out ?
+					   bl->succ[1] : bl->succ[0])) < 0) {
+		/* the tested phi sits in the header, not necessarily the next block */
+		int h;
+
+		pi = -1;
+		for (h = 0; h < F->nb && pi < 0 && r.kind == HV_CONST; h++)
+			if (in[h])
+				pi = header_phi(F, l, h);
+		if (pi < 0)
+			return -1;
+	}
+	if (!phi_iv(F, pi, in, &init, &step))
+		return -1;
+	taken_true = bl->succ[0] == out;
+	for (k = 0; k <= MAX_COUNT; k++)
+		if (holds(op, init + k * step, r.cst) == taken_true)
+			return k;
+	return -1;
+}
+
+/* next = cur->f loaded through the phi: "\001N\002/T.f^", one load; its T.f */
+static int loaded_field(const char *a, int var, char *tag, size_t tn, char *fld, size_t fn)
+{
+	char pre[32];
+	const char *rest, *slash, *dot;
+	size_t l;
+
+	snprintf(pre, sizeof(pre), "\001%d\002", var);
+	if (!a || strncmp(a, pre, strlen(pre)))
+		return 0;
+	rest = a + strlen(pre);
+	l = strlen(rest);
+	if (!l || rest[l - 1] != '^' || memchr(rest, '^', l - 1))
+		return 0;
+	slash = NULL;
+	for (dot = rest; *dot; dot++)
+		if (*dot == '/')
+			slash = dot;
+	if (!slash || !(dot = strchr(slash, '.')))
+		return 0;
+	snprintf(tag, tn, "%.*s", (int)(dot - slash - 1), slash + 1);
+	snprintf(fld, fn, "%.*s", (int)(rest + l - 1 - dot - 1), dot + 1);
+	return 1;
+}
+
+/* is v what a call returned, through phis of such values and constants? */
+static int from_call(struct lc_fn *F, struct hog_val v, int depth)
+{
+	struct lc_phi *p;
+	int i;
+
+	v = resolve(F, v);
+	if (v.kind != HV_VAR || depth > 8)
+		return 0;
+	if (F->var[v.var].kind == VK_CALL || F->var[v.var].kind == VK_ASM)
+		return 1;
+	if (F->var[v.var].kind != VK_PHI)
+		return 0;
+	p = &F->phi[F->var[v.var].phi];
+	for (i = 0; i < p->n; i++) {
+		struct hog_val a = resolve(F, p->val[i]);
+
+		if (a.kind != HV_CONST && !from_call(F, a, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+static enum hog_loop_shape phi_shape(struct lc_fn *F, struct lc_phi *p, const char *in,
+				     enum hog_loop_shape shape, int *carried)
+{
+	char tag[256], fld[256];
+	long long init, step;
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+
+		if (!in[p->pred[i]] || (v.kind == HV_VAR && v.var == p->dst))
+			continue;
+		(*carried)++;
+		if (F->var[p->dst].ptr) {
+			if (v.kind == HV_VAR && F->var[v.var].kind == VK_CALL &&
+			    F->var[v.var].callee &&
+			    hog_rules_is_parent_call(F->rules, F->var[v.var].callee)) {
+				struct hog_val a = resolve(F, F->var[v.var].arg0);
+
+				if (a.kind == HV_VAR && a.var == p->dst)
+					return HL_PARENT_WALK;
+			}
+			if (v.kind == HV_ADDR &&
+			    loaded_field(v.addr, p->dst, tag, sizeof(tag), fld, sizeof(fld))) {
+				if (hog_rules_is_parent_field(F->rules, tag, fld))
+					return HL_PARENT_WALK;
+				shape = HL_PTRCHASE;
+			}
+		} else if (shape == HL_OTHER && phi_iv(F, p - F->phi, in, &init, &step)) {
+			shape = HL_COUNTED;
+		} else if (shape == HL_OTHER && v.kind == HV_VAR && F->var[v.var].kind == VK_ADD &&
+			   resolve(F, F->var[v.var].arg0).kind == HV_VAR &&
+			   resolve(F, F->var[v.var].arg0).var == p->dst) {
+			shape = HL_COUNTED;
+		}
+	}
+	return shape;
+}
+
+static enum hog_loop_shape loop_shape(struct lc_fn *F, int h, const char *in, int *exits_ok)
+{
+	enum hog_loop_shape shape = HL_OTHER, s;
+	int i, j, carried = 0, nexit = 0, calls = 1;
+
+	for (i = 0; i < F->b[h].nphi; i++) {
+		struct lc_phi *p = &F->phi[F->b[h].phis[i]];
+
+		if (p->dead)
+			continue;
+		s = phi_shape(F, p, in, shape, &carried);
+		if (s == HL_PARENT_WALK)
+			return s;
+		shape = s;
+	}
+	for (i = 0; i < F->nb; i++) {
+		if (!in[i])
+			continue;
+		for (j = 0; j < F->b[i].nsucc; j++) {
+			if (in[F->b[i].succ[j]])
+				continue;
+			nexit++;
+			if (!F->b[i].cmp.op || !from_call(F, F->b[i].cmp.l, 0))
+				calls = 0;
+		}
+	}
+	*exits_ok = nexit && calls;
+	return !carried && *exits_ok ? HL_RETRY : shape;
+}
+
+static void loop_where(struct lc_fn *F, int h, const char *in, int *line, int *col)
+{
+	int i;
+
+	*line = F->b[h].line;
+	*col = F->b[h].col;
+	for (i = 0; i < F->nb && !*line; i++)
+		if (in[i] && F->b[i].nev) {
+			*line = F->b[i].ev[0].line;
+			*col = F->b[i].ev[0].col;
+		}
+}
+
+static long long loop_bound(struct lc_fn *F, const char *in)
+{
+	long long bound = -1;
+	int i, j;
+
+	for (i = 0; i < F->nb; i++) {
+		if (!in[i])
+			continue;
+		for (j = 0; j < F->b[i].nsucc; j++) {
+			long long n;
+
+			if (in[F->b[i].succ[j]])
+				continue;
+			n = exit_count(F, i, F->b[i].succ[j], in);
+			if (n >= 0 && (bound < 0 || n < bound))
+				bound = n;
+		}
+	}
+	return bound;
+}
+
+static void add_loops(struct lc_fn *F, struct hog_func *f, const char *seen, const int *map)
+{
+	char *po_seen = hog_xcalloc(F->nb + 1, 1), *in;
+	int *po = hog_xmalloc(sizeof(int) * (F->nb + 1)), *num = hog_xcalloc(F->nb + 1, sizeof(int));
+	int n = 0, *idom, h, i, j, *blocks = hog_xmalloc(sizeof(int) * (F->nb + 1));
+
+	postorder(F, 0, po_seen, po, &n);
+	idom = dominators(F, po, n, num);
+	in = hog_xcalloc(F->nb + 1, 1);
+	for (h = 0; h < F->nb; h++) {
+		int any = 0, nbl = 0, line, col, ok;
+		enum hog_loop_shape shape;
+
+		if (!seen[h])
+			continue;
+		memset(in, 0, F->nb);
+		for (i = 0; i < F->b[h].npred; i++) {
+			int u = F->b[h].pred[i];
+
+			if (seen[u] && dominates(idom, h, u)) {
+				loop_body(F, h, u, in);
+				any = 1;
+			}
+		}
+		if (!any)
+			continue;
+		for (j = 0; j < F->nb; j++)
+			if (in[j] && seen[j])
+				blocks[nbl++] = map[j];
+			else
+				in[j] = 0;
+		shape = loop_shape(F, h, in, &ok);
+		loop_where(F, h, in, &line, &col);
+		hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in), shape, nbl, blocks);
+	}
+	free(in);
+	free(idom);
+	free(num);
+	free(po);
+	free(po_seen);
+	free(blocks);
+}
+
+/* ---- building the hog_func ---- */
+
+static void put_phis(struct lc_fn *F, struct hog_func *f, int b, const char *seen,
+		     const int *map)
+{
+	struct hog_block *hb = &f->blocks[map[b]];
+	int i, j;
+
+	for (i = 0; i < F->b[b].nphi; i++) {
+		struct lc_phi *p = &F->phi[F->b[b].phis[i]];
+		struct hog_phi *hp;
+		int n = 0;
+
+		if (p->dead)
+			continue;
+		for (j = 0; j < p->n; j++)
+			n += seen[p->pred[j]];
+		if (!n)
+			continue;
+		hp = hog_block_add_phi(F->m, hb, p->dst, n);
+		n = 0;
+		for (j = 0; j < p->n; j++) {
+			if (!seen[p->pred[j]])
+				continue;
+			hp->pred[n] = map[p->pred[j]];
+			hp->val[n++] = fix_val(F, p->val[j]);
+		}
+	}
+}
+
+static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *seen,
+		      const int *map)
+{
+	struct lc_blk *lb = &F->b[b];
+	struct hog_block *hb = &f->blocks[map[b]];
+	int *succ = hog_xmalloc(sizeof(int) * (lb->nsucc + 1)), i, j;
+
+	put_phis(F, f, b, seen, map);
+	for (i = 0; i < lb->nev; i++) {
+		struct lc_ev *e = &lb->ev[i];
+		struct hog_event *he = hog_block_add_event(F->m, hb, e->kind, e->line, e->col,
+							   e->callee, e->dst, e->nargs);
+
+		for (j = 0; j < e->nargs; j++)
+			he->args[j] = fix_val(F, e->a[j]);
+	}
+	for (i = 0; i < lb->nsucc; i++)
+		succ[i] = map[lb->succ[i]];
+	hog_block_set_succ(F->m, hb, lb->nsucc, succ);
+	free(succ);
+	hb->cond = lb->nsucc == 2 ? lb->cond : HC_NONE;
+	hb->cond_var = -1;
+	if (hb->cond == HC_NEZ || hb->cond == HC_EQZ) {
+		struct hog_val v = resolve(F, lc_varval(lb->cond_var));
+
+		if (v.kind == HV_VAR)
+			hb->cond_var = v.var;
+		else
+			hb->cond = HC_NONE;
+	}
+}
+
+/* a test of a phi that turned out to be a parameter's value tests the parameter */
+static void fix_conds(struct lc_fn *F)
+{
+	int i;
+
+	for (i = 0; i < F->nb; i++) {
+		struct lc_blk *b = &F->b[i];
+		struct hog_val v;
+
+		if (b->cond != HC_NEZ && b->cond != HC_EQZ)
+			continue;
+		v = resolve(F, lc_varval(b->cond_var));
+		if (v.kind == HV_ADDR)
+			F->b[i].cond_var = lc_test_var(F, fix_addr(F, v.addr, 0));
+	}
+}
+
+struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int line,
+			   const char **err)
+{
+	char *seen = hog_xcalloc(F->nb + 1, 1);
+	int *map = hog_xcalloc(F->nb + 1, sizeof(int)), n = 0, i;
+	const char **params = hog_xcalloc(F->nloc + 1, sizeof(*params));
+	int np = 0;
+	struct hog_func *f;
+
+	for (i = 0; i < F->nb; i++)
+		lc_seal(F, i);
+	while (remove_trivial(F))
+		;
+	reach(F, 0, seen);
+	for (i = 0; i < F->nb; i++)
+		if (seen[i])
+			map[i] = n++;
+	fix_conds(F);
+	for (i = 0; i < F->nloc; i++)
+		if (F->loc[i].param >= 0)
+			params[F->loc[i].param] = F->loc[i].name ? F->loc[i].name : "";
+	for (i = 0; i < F->nloc; i++)
+		if (F->loc[i].param >= np)
+			np = F->loc[i].param + 1;
+	f = hog_func_new(F->m, name, F->file, line, is_static, np, params);
+	free(params);
+	f->nvars = F->nvar;
+	hog_func_set_blocks(F->m, f, n);
+	for (i = 0; i < F->nb; i++)
+		if (seen[i])
+			put_block(F, f, i, seen, map);
+	add_loops(F, f, seen, map);
+	for (i = 0; i < F->nvar; i++)
+		if (F->vname[i] && F->var[i].kind != VK_PHI)
+			hog_func_set_vname(F->m, f, i, F->vname[i]);
+	free(seen);
+	free(map);
+	if (hog_func_finish(F->m, f, err)) {
+		F->m->nfuncs--;
+		return NULL;
+	}
+	return f;
+}
+
+void lc_fn_free(struct lc_fn *F)
+{
+	int i;
+
+	for (i = 0; i < F->nb; i++) {
+		free(F->b[i].ev);
+		free(F->b[i].succ);
+		free(F->b[i].pred);
+		free(F->b[i].phis);
+		free(F->b[i].def);
+		free(F->b[i].has);
+		free(F->b[i].inc);
+	}
+	for (i = 0; i < F->nphi; i++) {
+		free(F->phi[i].pred);
+		free(F->phi[i].val);
+	}
+	free(F->b);
+	free(F->phi);
+	free(F->var);
+	free(F->vname);
+	free(F->loc);
+	free(F->tgt);
+	free(F->lab);
+	free(F->ret_pred);
+	free(F->ret_val);
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lockhog-check: the libclang frontend.  libclang has no CFG, so cfg.c
+ * builds one (blocks, edges, SSA variables by Braun et al.'s on-the-fly
+ * construction, natural loops) and lower.c walks the AST into it; the
+ * result is the same IR the GCC plugin writes (docs/ir.md).
+ */
+#ifndef LC_H
+#define LC_H
+
+#include <clang-c/Index.h>
+#include "../core/ir.h"
+#include "../core/rules.h"
+
+/* arguments written per call, as the GCC frontend writes them */
+#define LC_MAX_ARGS 12
+
+struct lc_ev {
+	enum hog_ev_kind kind;
+	int line, col;
+	const char *callee;
+	int dst;
+	int nargs;
+	struct hog_val a[LC_MAX_ARGS];
+};
+
+struct lc_phi {
+	int dst;
+	int local;		/* the local it merges, -1 for a value phi */
+	int n;
+	int *pred;
+	struct hog_val *val;
+	int dead;		/* trivial: replaced by repl */
+	struct hog_val repl;
+};
+
+/* a comparison ending a block, for loop bounds: succ[0] when l OP r holds */
+struct lc_cmp {
+	int op;			/* CXBinaryOperator_LT ... NE, 0 when none */
+	struct hog_val l, r;
+};
+
+struct lc_blk {
+	struct lc_ev *ev;
+	int nev, cap;
+	int *succ, nsucc, csucc;
+	int *pred, npred, cpred;
+	enum hog_cond cond;
+	int cond_var;
+	struct lc_cmp cmp;
+	int *phis, nphi, cphi;	/* indices into fn->phi */
+	struct hog_val *def;	/* per local */
+	char *has;
+	int sealed;
+	int *inc, ninc, cinc;	/* incomplete phis */
+	int line, col;		/* a loop test here: where it is */
+};
+
+/* what defines a variable */
+enum lc_vkind { VK_NONE, VK_CALL, VK_PHI, VK_ADD, VK_ASM, VK_LOAD, VK_PARAM };
+
+struct lc_var {
+	enum lc_vkind kind;
+	const char *callee;	/* VK_CALL */
+	struct hog_val arg0;	/* VK_CALL: first argument; VK_ADD: the other operand */
+	long long step;		/* VK_ADD */
+	int phi;		/* VK_PHI */
+	int percpu;		/* read from this CPU's counters */
+	int ptr;		/* a pointer */
+	const char *load;	/* VK_LOAD: the address loaded from */
+};
+
+struct lc_local {
+	CXCursor decl;
+	const char *name;
+	int memory;		/* address taken or not a scalar: not SSA */
+	int ptr;
+	int param;		/* parameter index, or -1 */
+	int test_var;		/* the variable its tests are on, -1 until tested */
+};
+
+struct lc_target {
+	int brk, cont;		/* blocks, -1 if none */
+	int sw;			/* switch block, -1 for a loop */
+	int has_default;
+	int konst;		/* switch (sizeof(x)): only the case taken is reached */
+	long long kval;
+	int kmatch;		/* some case is kval: default is not reached */
+};
+
+struct lc_label {
+	CXCursor c;
+	int blk;
+};
+
+struct lc_fn {
+	struct hog_module *m;
+	const struct hog_rules *rules;
+	CXTranslationUnit tu;
+	CXCursor decl;
+	const char *file;
+	struct lc_blk *b;
+	int nb, cb;
+	int cur;		/* current block, -1 after a jump */
+	struct lc_phi *phi;
+	int nphi, cphi;
+	struct lc_var *var;
+	int nvar, cvar;
+	const char **vname;
+	struct lc_local *loc;
+	int nloc, cloc;
+	struct lc_target *tgt;
+	int ntgt, ctgt;
+	struct lc_label *lab;
+	int nlab, clab;
+	int line, col;		/* last location */
+	int ret;		/* the one block every return goes to, as in GCC; -1 */
+	int nret, cret;
+	int *ret_pred;		/* the blocks that return, and what */
+	struct hog_val *ret_val;
+	int ret_has_val;
+	struct hog_vec called;	/* CXCursor * of functions referenced */
+};
+
+/* cfg.c */
+int lc_new_block(struct lc_fn *F);
+void lc_edge(struct lc_fn *F, int from, int to);
+void lc_seal(struct lc_fn *F, int b);
+int lc_new_var(struct lc_fn *F, enum lc_vkind kind);
+struct hog_val lc_varval(int v);
+struct hog_val lc_read(struct lc_fn *F, int b, int local);
+void lc_write(struct lc_fn *F, int b, int local, struct hog_val v);
+int lc_value_phi(struct lc_fn *F, int b, int n, const int *pred, const struct hog_val *val);
+struct lc_ev *lc_emit(struct lc_fn *F, enum hog_ev_kind kind, const char *callee,
+		      int dst, int nargs);
+/* the current block, made (unreachable) if control cannot reach here */
+int lc_here(struct lc_fn *F);
+const char *lc_addr_of(struct lc_fn *F, struct hog_val v);
+/* the variable a test of address a is on */
+int lc_test_var(struct lc_fn *F, const char *a);
+const char *lc_cat(struct lc_fn *F, const char *a, const char *b);
+struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int line,
+			   const char **err);
+void lc_fn_free(struct lc_fn *F);
+
+/* lower.c */
+struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules *rules,
+				   CXTranslationUnit tu, CXCursor fn, struct hog_vec *called,
+				   const char **err);
+const char *lc_clean_path(const char *f);
+/* file (interned), line, display column of a cursor's expansion point */
+int lc_where(struct lc_fn *F, CXCursor c, const char **file, int *line, int *col);
+
+#endif
