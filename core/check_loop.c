@@ -9,7 +9,9 @@
  * HL_SCALES, "scales" in the rules) is long whatever its body does.
  * Parent walks and retry loops are not counted: the first are
  * check_call's hierarchy walks, the second run once in practice.  Of
- * nested qualifying loops only the outermost is reported.
+ * nested qualifying loops only the outermost is reported, unless the
+ * inner one is a walk over a growing container under a lock the outer
+ * one's header does not hold.
  */
 #include <stdlib.h>
 #include "checker.h"
@@ -26,10 +28,11 @@ static int loop_unbounded(struct fs *fs, const struct hog_loop *l)
 {
 	const struct hog_loop_policy *p = &eng_rules(fs)->loop;
 
-	if (l->shape == HL_SCALES)
-		return 1;
+	/* a walk over a growing container that stops after a few is short too */
 	if (l->bound >= 0 && l->bound <= p->max_bound)
 		return 0;
+	if (l->shape == HL_SCALES)
+		return 1;
 	if (l->shape == HL_PARENT_WALK || l->shape == HL_RETRY)
 		return 0;
 	if (l->shape == HL_PTRCHASE && !p->listwalk)
@@ -68,6 +71,16 @@ static int loop_qualifies(struct fs *fs, const struct hog_loop *l)
 	return l->shape == HL_SCALES || loop_heavy(fs, l, &n, &line) >= min;
 }
 
+/*
+ * Inside a qualifying loop: the outer one is the finding, unless the
+ * inner one is a walk over a container that grows and runs under a
+ * lock the outer one's header does not hold (for_each_hstate() {
+ * spin_lock(); list_for_each_entry(activelist) ...; spin_unlock(); }):
+ * the outer is judged on its entry states, where that lock is not
+ * held, so the walk is reported too.  Other inner loops under a lock
+ * taken in the outer body (a page table's ptes under its ptl, one
+ * range at a time) stay folded into the outer one, as before.
+ */
 static int inside_qualifying(struct fs *fs, const struct hog_loop *l)
 {
 	const struct hog_func *f = eng_func(fs);
@@ -75,7 +88,8 @@ static int inside_qualifying(struct fs *fs, const struct hog_loop *l)
 
 	for (j = 0; j < f->nloops; j++)
 		if (&f->loops[j] != l && f->loops[j].nblocks > l->nblocks &&
-		    hog_loop_has(&f->loops[j], l->header) && loop_qualifies(fs, &f->loops[j]))
+		    hog_loop_has(&f->loops[j], l->header) && loop_qualifies(fs, &f->loops[j]) &&
+		    !(l->shape == HL_SCALES && eng_loop_holds_more(fs, l, &f->loops[j])))
 			return 1;
 	return 0;
 }
