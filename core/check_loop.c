@@ -3,21 +3,36 @@
  * Long data-dependent loops under a lock: a loop whose trip count the
  * code does not bound (or bounds above the catalogue's max-bound) and
  * whose body makes at least min-calls non-trivial calls (rules/README.md,
- * "loop").  Parent walks and retry loops are not counted: the first are
+ * "loop").  The bound is the frontend's, caps the rules give included
+ * ("bound"); a known one above max-bound is said in the finding.  A walk
+ * over a container that grows with the machine or the workload (shape
+ * HL_SCALES, "scales" in the rules) is long whatever its body does.
+ * Parent walks and retry loops are not counted: the first are
  * check_call's hierarchy walks, the second run once in practice.  Of
- * nested qualifying loops only the outermost is reported.
+ * nested qualifying loops only the outermost is reported, unless the
+ * inner one is a walk over a growing container under a lock the outer
+ * one's header does not hold.
  */
 #include <stdlib.h>
 #include "checker.h"
 
 #define MAX_LOOP_BREAKS 16
+/*
+ * A bound is said in the finding only below this: above it, it is the
+ * counter type's range (max_loop_iterations gives 2^31 - 1 for an int),
+ * not a cap the code implies.
+ */
+#define LOOP_BOUND_SAID (1LL << 24)
 
 static int loop_unbounded(struct fs *fs, const struct hog_loop *l)
 {
 	const struct hog_loop_policy *p = &eng_rules(fs)->loop;
 
+	/* a walk over a growing container that stops after a few is short too */
 	if (l->bound >= 0 && l->bound <= p->max_bound)
 		return 0;
+	if (l->shape == HL_SCALES)
+		return 1;
 	if (l->shape == HL_PARENT_WALK || l->shape == HL_RETRY)
 		return 0;
 	if (l->shape == HL_PTRCHASE && !p->listwalk)
@@ -51,9 +66,21 @@ static int loop_qualifies(struct fs *fs, const struct hog_loop *l)
 	int min = eng_rules(fs)->loop.min_calls, line;
 	const char *n;
 
-	return loop_unbounded(fs, l) && min > 0 && loop_heavy(fs, l, &n, &line) >= min;
+	if (!loop_unbounded(fs, l) || min <= 0)
+		return 0;
+	return l->shape == HL_SCALES || loop_heavy(fs, l, &n, &line) >= min;
 }
 
+/*
+ * Inside a qualifying loop: the outer one is the finding, unless the
+ * inner one is a walk over a container that grows and runs under a
+ * lock the outer one's header does not hold (for_each_hstate() {
+ * spin_lock(); list_for_each_entry(activelist) ...; spin_unlock(); }):
+ * the outer is judged on its entry states, where that lock is not
+ * held, so the walk is reported too.  Other inner loops under a lock
+ * taken in the outer body (a page table's ptes under its ptl, one
+ * range at a time) stay folded into the outer one, as before.
+ */
 static int inside_qualifying(struct fs *fs, const struct hog_loop *l)
 {
 	const struct hog_func *f = eng_func(fs);
@@ -61,9 +88,31 @@ static int inside_qualifying(struct fs *fs, const struct hog_loop *l)
 
 	for (j = 0; j < f->nloops; j++)
 		if (&f->loops[j] != l && f->loops[j].nblocks > l->nblocks &&
-		    hog_loop_has(&f->loops[j], l->header) && loop_qualifies(fs, &f->loops[j]))
+		    hog_loop_has(&f->loops[j], l->header) && loop_qualifies(fs, &f->loops[j]) &&
+		    !(l->shape == HL_SCALES && eng_loop_holds_more(fs, l, &f->loops[j])))
 			return 1;
 	return 0;
+}
+
+/* What makes the loop long, and the heaviest call it makes (malloc'ed). */
+static char *loop_reason(const struct hog_loop *l, const char *heavy)
+{
+	char *what, *r;
+
+	if (l->shape == HL_SCALES && l->bound >= 0 && l->bound < LOOP_BOUND_SAID)
+		what = hog_xasprintf("walk over a container that grows with the machine or the workload, up to %lld iterations",
+				     l->bound);
+	else if (l->shape == HL_SCALES)
+		what = hog_xasprintf("walk over a container that grows with the machine or the workload");
+	else if (l->bound >= 0 && l->bound < LOOP_BOUND_SAID)
+		what = hog_xasprintf("loop of up to %lld iterations", l->bound);
+	else
+		what = hog_xasprintf("loop with a data-dependent trip count");
+	if (!heavy)
+		return what;
+	r = hog_xasprintf("%s calling %s() on every iteration", what, heavy);
+	free(what);
+	return r;
 }
 
 static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
@@ -76,8 +125,7 @@ static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
 
 	loop_heavy(fs, l, &heavy, &line);
 	nbrk = eng_loop_breaks(fs, l, brk, MAX_LOOP_BREAKS);
-	reason = hog_xasprintf("loop with a data-dependent trip count calling %s() on every iteration",
-			       heavy ? heavy : "?");
+	reason = loop_reason(l, heavy);
 	c = eng_cost_new(fs, HK_LOOP, eng_intern(fs, HOG_CLS_LOOP), eng_intern(fs, reason),
 			 heavy, 0, l->line, l->col, NULL);
 	free(reason);
@@ -113,8 +161,11 @@ static void loop_done(struct fs *fs)
 static void loop_message(struct hog_buf *b, const struct hog_finding *f,
 			 const struct hog_path *p)
 {
-	hog_buf_printf(b, "unbounded loop in %s() calling %s() runs ", f->site_func,
-		       f->callee ? f->callee : "?");
+	if (f->callee)
+		hog_buf_printf(b, "unbounded loop in %s() calling %s() runs ", f->site_func,
+			       f->callee);
+	else
+		hog_buf_printf(b, "unbounded loop in %s() runs ", f->site_func);
 }
 
 const struct hog_checker check_loop = {

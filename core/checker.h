@@ -120,6 +120,8 @@ struct eng_block {
 void eng_block(struct fs *fs, int b, struct eng_block *out);
 /* Locks given up somewhere inside loop l (portable names, or held at its header). */
 int eng_loop_breaks(struct fs *fs, const struct hog_loop *l, const char **brk, int max);
+/* Is a lock held at loop a's header that none of the states at loop b's holds? */
+int eng_loop_holds_more(struct fs *fs, const struct hog_loop *a, const struct hog_loop *b);
 /* Records c against the states on entry to loop l, not those coming round. */
 void eng_loop_cost(struct fs *fs, const struct hog_loop *l, struct hog_cost *c);
 

@@ -371,17 +371,42 @@ void eng_cost_for_callers(struct fs *fs, struct hog_cost *c)
 
 /*
  * How much a call weighs in a loop body, to name the heaviest one:
- * 0 trivial, 1 unknown, 2 non-trivial, more the more costs it carries.
+ * 0 trivial, 1 unknown, 2 non-trivial, more by the class of the worst
+ * cost it carries (its rank base: a tree flush or an unbounded loop
+ * outweighs a seqcount read; sleeping classes not) and then by how many
+ * it carries.
  */
+#define WEIGHT_CLASS 64		/* one point of rank base outweighs this many costs */
+
+/*
+ * A sleeping class adds nothing: a loop's cond_resched() or kmalloc() is
+ * its resched point or its allocation, not the work that makes it long
+ * (and a sleep under a spinning lock is check_sleep's error anyway).
+ */
+static int class_weight(struct fs *fs, const char *cls)
+{
+	int base = hog_rules_rank_base(fs->c->rules, cls);
+
+	if (hog_cls_sleeps(cls) || base <= 0)
+		return 0;
+	return WEIGHT_CLASS * base;
+}
+
+static int cost_weight(struct fs *fs, const struct hog_cost *c)
+{
+	return 2 + class_weight(fs, c->cls);
+}
+
 static int call_weight(struct fs *fs, const char *callee)
 {
+	const struct hog_rule *cr = rule_of(fs, callee, HR_COST);
 	const struct hog_summary *s;
-	int i, w;
+	int i, w, worst = 0;
 
 	if (!callee)
 		return 0;
-	if (rule_of(fs, callee, HR_COST))
-		return 3;
+	if (cr)
+		return 3 + class_weight(fs, cr->cls);
 	if (has_any_rule(fs, callee))
 		return 0;
 	s = summary_of(fs, callee);
@@ -390,9 +415,14 @@ static int call_weight(struct fs *fs, const char *callee)
 	if (s->trivial)
 		return 0;
 	w = 2 + (s->self ? 4 : 0);
-	for (i = 0; i < s->ncost; i++)
+	if (s->self)
+		worst = cost_weight(fs, s->self);
+	for (i = 0; i < s->ncost; i++) {
 		w += s->cost[i].kind == HK_LOOP ? 2 : 1;
-	return w;
+		if (cost_weight(fs, &s->cost[i]) > worst)
+			worst = cost_weight(fs, &s->cost[i]);
+	}
+	return w + worst;
 }
 
 static int is_trivial_call(struct fs *fs, const char *callee)

@@ -245,6 +245,29 @@ int eng_loop_breaks(struct fs *fs, const struct hog_loop *l, const char **brk, i
 	return n;
 }
 
+static int set_holds(const struct tset *set, const char *e)
+{
+	int j, k;
+
+	for (j = 0; j < set->n; j++)
+		for (k = 0; k < set->t[j].nheld; k++)
+			if (held_is(&set->t[j].held[k], e))
+				return 1;
+	return 0;
+}
+
+int eng_loop_holds_more(struct fs *fs, const struct hog_loop *a, const struct hog_loop *b)
+{
+	const struct tset *ha = &fs->in[a->header], *hb = &fs->in[b->header];
+	int j, k;
+
+	for (j = 0; j < ha->n; j++)
+		for (k = 0; k < ha->t[j].nheld; k++)
+			if (ha->t[j].held[k].expr && !set_holds(hb, ha->t[j].held[k].expr))
+				return 1;
+	return 0;
+}
+
 /* The states on the edges into the loop's header from outside it. */
 static void loop_entry(struct fs *fs, const struct hog_loop *l, struct tset *entry)
 {

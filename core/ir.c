@@ -342,7 +342,7 @@ static void put_val(struct hog_buf *b, const struct hog_val *v)
 }
 
 static const char ev_chars[] = "ciasrw";
-static const char shape_chars[] = "ocphr";
+static const char shape_chars[] = "ocphrs";
 
 void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 {

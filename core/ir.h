@@ -111,6 +111,7 @@ enum hog_loop_shape {
 	HL_PTRCHASE,	/* p = p->next style walk: lists, trees */
 	HL_PARENT_WALK,	/* p = p->parent: walks up a hierarchy */
 	HL_RETRY,	/* nothing carried round: retried until a call succeeds */
+	HL_SCALES,	/* its exit tests a container that grows with the machine (rules: scales) */
 };
 
 struct hog_loop {

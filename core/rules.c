@@ -12,6 +12,7 @@
 #include <string.h>
 #include <errno.h>
 #include <ctype.h>
+#include <stdint.h>
 #include "rules.h"
 
 static const char *const kind_names[HR_NKINDS] = {
@@ -108,6 +109,9 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->fe.parent_calls);
 	hog_vec_free(&r->fe.percpu_arch);
 	hog_vec_free(&r->fe.percpu_prefix);
+	hog_vec_free(&r->fe.bound_names);
+	hog_vec_free(&r->fe.bound_max);
+	hog_vec_free(&r->fe.scales);
 	hog_arena_free(&r->arena);
 	if (r->own_strs)
 		hog_strtab_free(r->strs);
@@ -161,6 +165,37 @@ int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const 
 		if (!strncmp(x, tag, n) && x[n] == '.' && !strcmp(x + n + 1, field))
 			return 1;
 	}
+	return 0;
+}
+
+/* Is x "name" (tag NULL) or "tag.name"? */
+static int names_target(const char *x, const char *tag, const char *name)
+{
+	size_t n;
+
+	if (!tag)
+		return !strcmp(x, name);
+	n = strlen(tag);
+	return !strncmp(x, tag, n) && x[n] == '.' && !strcmp(x + n + 1, name);
+}
+
+long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->fe.bound_names.n; i++)
+		if (names_target(r->fe.bound_names.v[i], tag, name))
+			return (long long)(intptr_t)r->fe.bound_max.v[i];
+	return -1;
+}
+
+int hog_rules_scales(const struct hog_rules *r, const char *tag, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->fe.scales.n; i++)
+		if (names_target(r->fe.scales.v[i], tag, name))
+			return 1;
 	return 0;
 }
 
@@ -366,6 +401,8 @@ static const char *const lock_kinds[] = {
 	"rwsem_write", "rcu",
 };
 
+/* the largest cap a "bound" rule may give, as for "loop bound=" */
+#define MAX_LOOP_CAP (1LL << 40)
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static int add_rule(struct parse *p, struct hog_rule *x)
@@ -750,6 +787,62 @@ static int parse_parent_field(struct parse *p)
 	return 0;
 }
 
+/* NAME or STRUCT.FIELD, both C identifiers */
+static int is_target(const char *s)
+{
+	char buf[256], *dot;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	dot = strchr(buf, '.');
+	if (dot)
+		*dot++ = 0;
+	return is_ident(buf) && (!dot || is_ident(dot));
+}
+
+/* bound NAME|STRUCT.FIELD max=N "reason" */
+static int parse_bound(struct parse *p)
+{
+	long long v = -1;
+	int i, reason = 0;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_target(p->tok[1].val))
+		return perr(p, "bound needs a function name or STRUCT.FIELD");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key)
+			reason++;
+		else if (t->key && !strcmp(t->key, "max")) {
+			if (parse_int(p, t->key, t->val, 0, MAX_LOOP_CAP, &v))
+				return -1;
+		} else {
+			return perr(p, "bound takes max=N and a reason, not '%s'", t->val);
+		}
+	}
+	if (v < 0 || reason != 1)
+		return perr(p, "bound needs max=N and one \"reason\"");
+	push_name(p, &p->r->fe.bound_names, p->tok[1].val);
+	hog_vec_push(&p->r->fe.bound_max, (void *)(intptr_t)v);
+	return 0;
+}
+
+/* scales NAME|STRUCT.FIELD... */
+static int parse_scales(struct parse *p)
+{
+	int i;
+
+	if (bare_words(p, 1, "scales"))
+		return -1;
+	if (p->ntok < 2)
+		return perr(p, "scales needs names or STRUCT.FIELD");
+	for (i = 1; i < p->ntok; i++) {
+		if (!is_target(p->tok[i].val))
+			return perr(p, "scales takes NAME or STRUCT.FIELD, not '%s'", p->tok[i].val);
+		push_name(p, &p->r->fe.scales, p->tok[i].val);
+	}
+	return 0;
+}
+
 /* parent-call NAME... */
 static int parse_parent_call(struct parse *p)
 {
@@ -797,6 +890,8 @@ static const struct {
 	{ "parent-field", parse_parent_field },
 	{ "parent-call", parse_parent_call },
 	{ "percpu-asm", parse_percpu_asm },
+	{ "bound", parse_bound },
+	{ "scales", parse_scales },
 };
 
 static int parse_line(struct parse *p, char *s)

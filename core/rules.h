@@ -116,6 +116,9 @@ struct hog_frontend_rules {
 	struct hog_vec parent_calls;	/* parent-call: "parent_mem_cgroup" */
 	struct hog_vec percpu_arch;	/* percpu-asm: architecture of each prefix */
 	struct hog_vec percpu_prefix;	/* percpu-asm: "%gs:" */
+	struct hog_vec bound_names;	/* bound: "folio_batch_count", "per_cpu_pages.batch" */
+	struct hog_vec bound_max;	/* bound: its cap, as (void *)(intptr_t) */
+	struct hog_vec scales;		/* scales: "nr_cpu_ids", "task_struct.tasks" */
 };
 
 struct hog_rules {
@@ -164,6 +167,13 @@ const char *hog_rule_kind_name(enum hog_rule_kind k);
 int hog_rules_is_lock_type(const struct hog_rules *r, int is_typedef, const char *name);
 int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field);
 int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
+/*
+ * The cap a "bound" rule gives a call's result or a field's value: the
+ * function's name (tag NULL) or TAG.FIELD; -1 when none.
+ */
+long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char *name);
+/* Does a "scales" rule name this function, global (tag NULL) or TAG.FIELD? */
+int hog_rules_scales(const struct hog_rules *r, const char *tag, const char *name);
 /* Whether an inline asm template reads per-CPU data on arch ("x86_64"). */
 int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const char *tmpl);
 

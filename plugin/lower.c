@@ -808,8 +808,332 @@ static long long exit_count(class loop *loop, edge e)
 	return -1;
 }
 
+/*
+ * Bounds the code implies (rules/README.md, "bound"): the most a value
+ * can be, from constants, the caps the rules give a call's result or a
+ * field (folio_batch_count() <= 15, pcp->batch <= 63), and the
+ * arithmetic between them.  Values are taken as not negative: counts,
+ * sizes and orders.  -1 when unknown.
+ */
+#define CAP_DEPTH 8
+#define CAP_MAX (1LL << 40)
+
+static long long field_cap(struct lower *L, tree ref)
+{
+	tree field = TREE_OPERAND(ref, 1), rec = DECL_CONTEXT(field);
+
+	if (!DECL_NAME(field) || !rec || TREE_CODE(rec) != RECORD_TYPE)
+		return -1;
+	return hog_rules_bound(L->rules, struct_tag(rec), IDENTIFIER_POINTER(DECL_NAME(field)));
+}
+
+static long long value_cap(struct lower *L, tree v, int depth);
+
+static long long cap_of_op(struct lower *L, enum tree_code code, long long a, long long b)
+{
+	switch (code) {
+	case MIN_EXPR:
+		return a < 0 ? b : b < 0 ? a : MIN(a, b);
+	case MAX_EXPR:
+		return a < 0 || b < 0 ? -1 : MAX(a, b);
+	case PLUS_EXPR:
+		return a < 0 || b < 0 || a + b > CAP_MAX ? -1 : a + b;
+	case MULT_EXPR:
+		return a < 0 || b < 0 || (b && a > CAP_MAX / b) ? -1 : a * b;
+	case LSHIFT_EXPR:
+		return a < 0 || b < 0 || b > 40 || (a << b) > CAP_MAX ? -1 : a << b;
+	case RSHIFT_EXPR:
+	case TRUNC_DIV_EXPR:
+		return a;
+	case BIT_AND_EXPR:
+		return a < 0 ? b : b < 0 ? a : MIN(a, b);
+	default:
+		return -1;
+	}
+}
+
+static long long assign_cap(struct lower *L, gassign *as, int depth)
+{
+	enum tree_code code = gimple_assign_rhs_code(as);
+
+	if (gimple_assign_single_p(as) || CONVERT_EXPR_CODE_P(code))
+		return value_cap(L, gimple_assign_rhs1(as), depth + 1);
+	if (get_gimple_rhs_class(code) != GIMPLE_BINARY_RHS)
+		return -1;
+	return cap_of_op(L, code, value_cap(L, gimple_assign_rhs1(as), depth + 1),
+			 value_cap(L, gimple_assign_rhs2(as), depth + 1));
+}
+
+static long long value_cap(struct lower *L, tree v, int depth)
+{
+	gimple *d;
+
+	if (!v || depth > CAP_DEPTH)
+		return -1;
+	if (TREE_CODE(v) == INTEGER_CST)
+		return tree_fits_shwi_p(v) && tree_to_shwi(v) >= 0 ? tree_to_shwi(v) : -1;
+	/* READ_ONCE(pcp->batch): a volatile load through the field's address */
+	if (TREE_CODE(v) == MEM_REF && TREE_CODE(TREE_OPERAND(v, 0)) == ADDR_EXPR)
+		v = TREE_OPERAND(TREE_OPERAND(v, 0), 0);
+	if (TREE_CODE(v) == COMPONENT_REF)
+		return field_cap(L, v);
+	if (TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v))
+		return -1;
+	d = SSA_NAME_DEF_STMT(v);
+	if (gcall *c = dyn_cast<gcall *>(d)) {
+		tree fn = gimple_call_fndecl(c);
+
+		return fn && DECL_NAME(fn) ?
+		       hog_rules_bound(L->rules, NULL, IDENTIFIER_POINTER(DECL_NAME(fn))) : -1;
+	}
+	if (gphi *phi = dyn_cast<gphi *>(d)) {
+		long long m = -1, c;
+		unsigned i;
+
+		for (i = 0; i < gimple_phi_num_args(phi); i++) {
+			c = value_cap(L, gimple_phi_arg_def(phi, i), depth + 1);
+			if (c < 0)
+				return -1;
+			m = MAX(m, c);
+		}
+		return m;
+	}
+	if (gassign *as = dyn_cast<gassign *>(d))
+		return assign_cap(L, as, depth);
+	return -1;
+}
+
+/* The header phi t is, through copies and conversions; NULL if none. */
+static gphi *header_iv(class loop *loop, tree t)
+{
+	while (t && TREE_CODE(t) == SSA_NAME) {
+		gimple *d = SSA_NAME_DEF_STMT(t);
+
+		if (gimple_code(d) == GIMPLE_PHI && gimple_bb(d) == loop->header)
+			return as_a<gphi *>(d);
+		if (!is_gimple_assign(d) || !(gimple_assign_single_p(d) ||
+		    CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d))))
+			return NULL;
+		t = gimple_assign_rhs1(d);
+	}
+	return NULL;
+}
+
+/* An unsigned counter's "- 1" is "+ UINT_MAX" in GIMPLE: the step as a signed one. */
+static HOST_WIDE_INT signed_step(tree type, HOST_WIDE_INT step)
+{
+	unsigned prec = TYPE_PRECISION(type);
+
+	if (TYPE_UNSIGNED(type) && prec < 64 && step >= (HOST_WIDE_INT)1 << (prec - 1))
+		step -= (HOST_WIDE_INT)1 << prec;
+	return step;
+}
+
+/*
+ * "for (i = 0; i < folio_batch_count(fb); i++)", "while (count--)" with
+ * count capped: an exit on every round that tests an induction variable
+ * against a capped value (counting up), or one that starts capped
+ * (counting down).  The rounds are at most the cap over the step (the
+ * counter starts at 0 or more when it counts up, and stops at 0 or more
+ * when it counts down).
+ */
+static long long exit_cap(struct lower *L, class loop *loop, edge e)
+{
+	gimple *last = last_stmt(e->src);
+	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
+	HOST_WIDE_INT step;
+	long long cap;
+	int k;
+
+	if (!c || !dominated_by_p(CDI_DOMINATORS, loop->latch, e->src))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		tree iv = k ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
+		tree other = k ? gimple_cond_lhs(c) : gimple_cond_rhs(c);
+		gphi *phi = header_iv(loop, iv);
+
+		if (!phi || !phi_step(loop, phi, &step))
+			continue;
+		step = signed_step(TREE_TYPE(gimple_phi_result(phi)), step);
+		if (step > 0)
+			cap = value_cap(L, other, 0);
+		else
+			cap = value_cap(L, PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)), 0);
+		if (cap >= 0)
+			return cap / (step > 0 ? step : -step);
+	}
+	return -1;
+}
+
+/*
+ * Containers that grow with the machine or the workload (rules/README.md,
+ * "scales"): does t depend on a global, a STRUCT.FIELD or a call's result
+ * the rules name?  The walk follows SSA copies, casts, pointer offsets,
+ * loads, addresses, phis and call arguments, within a budget of steps;
+ * not integer arithmetic (scan += folio_nr_pages(lru_to_folio(src))
+ * counts what it took from a list, it does not walk it).
+ */
+#define SCALES_STEPS 64
+#define SCALES_PHIS 16
+
+struct scales_walk {
+	int budget;
+	int nphis;
+	gimple *phis[SCALES_PHIS];	/* followed already: a cycle ends here */
+};
+
+static bool scales_ref(struct lower *L, tree t, struct scales_walk *w);
+
+static bool scales_def(struct lower *L, gimple *d, struct scales_walk *w)
+{
+	unsigned i;
+	int k;
+
+	if (gcall *c = dyn_cast<gcall *>(d)) {
+		tree fn = gimple_call_fndecl(c);
+
+		if (fn && DECL_NAME(fn) &&
+		    hog_rules_scales(L->rules, NULL, IDENTIFIER_POINTER(DECL_NAME(fn))))
+			return true;
+		for (i = 0; i < gimple_call_num_args(c); i++)
+			if (scales_ref(L, gimple_call_arg(c, i), w))
+				return true;
+		return false;
+	}
+	if (gphi *phi = dyn_cast<gphi *>(d)) {
+		for (k = 0; k < w->nphis; k++)
+			if (w->phis[k] == d)
+				return false;
+		if (w->nphis == SCALES_PHIS)
+			return false;
+		w->phis[w->nphis++] = d;
+		for (i = 0; i < gimple_phi_num_args(phi); i++)
+			if (scales_ref(L, gimple_phi_arg_def(phi, i), w))
+				return true;
+		return false;
+	}
+	/* copies, casts and container_of(): not arithmetic, which counts, not walks */
+	if (is_gimple_assign(d) && (gimple_assign_single_p(d) ||
+				    CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)) ||
+				    gimple_assign_rhs_code(d) == POINTER_PLUS_EXPR))
+		return scales_ref(L, gimple_assign_rhs1(d), w);
+	return false;
+}
+
+static bool scales_ref(struct lower *L, tree t, struct scales_walk *w)
+{
+	while (t && w->budget-- > 0) {
+		switch (TREE_CODE(t)) {
+		case SSA_NAME:
+			if (SSA_NAME_IS_DEFAULT_DEF(t))
+				return false;
+			return scales_def(L, SSA_NAME_DEF_STMT(t), w);
+		case VAR_DECL:
+			return (TREE_STATIC(t) || DECL_EXTERNAL(t)) && DECL_NAME(t) &&
+			       hog_rules_scales(L->rules, NULL, IDENTIFIER_POINTER(DECL_NAME(t)));
+		case COMPONENT_REF: {
+			tree f = TREE_OPERAND(t, 1), rec = DECL_CONTEXT(f);
+
+			if (DECL_NAME(f) && rec && TREE_CODE(rec) == RECORD_TYPE &&
+			    hog_rules_scales(L->rules, struct_tag(rec),
+					     IDENTIFIER_POINTER(DECL_NAME(f))))
+				return true;
+			t = TREE_OPERAND(t, 0);
+			break;
+		}
+		case ADDR_EXPR: case MEM_REF: case ARRAY_REF: case BIT_FIELD_REF:
+		case VIEW_CONVERT_EXPR: case NOP_EXPR: case POINTER_PLUS_EXPR:
+			t = TREE_OPERAND(t, 0);
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/*
+ * Does t move with the loop: a header phi of it, through copies,
+ * arithmetic, addresses and loads (&pos->lru), or a call made on one
+ * (find_next_bit(mask, size, bit))?  Array indices are not followed:
+ * list_empty(&h->lists[node]) tests one list per round, it walks none.
+ */
+#define MOVES_DEPTH 6
+
+static bool moves_with(class loop *loop, tree t, int depth)
+{
+	gimple *d;
+	unsigned i;
+
+	while (t) {
+		switch (TREE_CODE(t)) {
+		case ADDR_EXPR: case MEM_REF: case ARRAY_REF: case COMPONENT_REF:
+		case NOP_EXPR: case VIEW_CONVERT_EXPR:
+			t = TREE_OPERAND(t, 0);
+			continue;
+		case SSA_NAME:
+			break;
+		default:
+			return false;
+		}
+		/* a step is one definition followed: member accesses are free */
+		if (depth++ >= MOVES_DEPTH || SSA_NAME_IS_DEFAULT_DEF(t))
+			return false;
+		d = SSA_NAME_DEF_STMT(t);
+		if (gimple_code(d) == GIMPLE_PHI)
+			return gimple_bb(d) == loop->header;
+		if (gcall *c = dyn_cast<gcall *>(d)) {
+			for (i = 0; i < gimple_call_num_args(c); i++)
+				if (moves_with(loop, gimple_call_arg(c, i), depth))
+					return true;
+			return false;
+		}
+		if (!is_gimple_assign(d))
+			return false;
+		for (i = 2; i < gimple_num_ops(d); i++)
+			if (moves_with(loop, gimple_op(d, i), depth))
+				return true;
+		t = gimple_assign_rhs1(d);
+	}
+	return false;
+}
+
+/*
+ * Does an exit of the loop test its moving value against a container
+ * that grows with the machine (the list head, nr_cpu_ids), or a moving
+ * value that comes from one (an iterator's result, head->next)?
+ */
+static bool loop_scales(struct lower *L, class loop *loop)
+{
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	unsigned i;
+	edge e;
+	int k, j;
+
+	if (!L->rules->fe.scales.n)
+		return false;
+	FOR_EACH_VEC_ELT(exits, i, e) {
+		gimple *last = last_stmt(e->src);
+		gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
+
+		for (k = 0; c && k < 2; k++) {
+			tree mv = k ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
+
+			if (!moves_with(loop, mv, 0))
+				continue;
+			for (j = 0; j < 2; j++) {
+				struct scales_walk w = { SCALES_STEPS, 0, { NULL } };
+
+				if (scales_ref(L, j ? gimple_cond_rhs(c) : gimple_cond_lhs(c), &w))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* The loop leaves at its first exit taken: the smallest count bounds it. */
-static void exit_bound(class loop *loop, long long *bound)
+static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 {
 	auto_vec<edge> exits = get_loop_exit_edges(loop);
 	unsigned i;
@@ -818,9 +1142,21 @@ static void exit_bound(class loop *loop, long long *bound)
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		long long n = exit_count(loop, e);
 
+		if (n < 0)
+			n = exit_cap(L, loop, e);
 		if (n >= 0 && (*bound < 0 || n < *bound))
 			*bound = n;
 	}
+}
+
+/* A walk over a container that scales is that first, unless it walks up a hierarchy or retries. */
+static enum hog_loop_shape loop_kind(struct lower *L, class loop *loop)
+{
+	enum hog_loop_shape shape = loop_shape(L, loop);
+
+	if (shape != HL_PARENT_WALK && shape != HL_RETRY && loop_scales(L, loop))
+		return HL_SCALES;
+	return shape;
 }
 
 static void lower_loops(struct lower *L)
@@ -840,7 +1176,7 @@ static void lower_loops(struct lower *L)
 		niter = number_of_latch_executions(loop);
 		if (niter && TREE_CODE(niter) == INTEGER_CST && tree_fits_shwi_p(niter))
 			bound = tree_to_shwi(niter);
-		exit_bound(loop, &bound);
+		exit_bound(L, loop, &bound);
 		max = max_loop_iterations_int(loop);
 		if (max >= 0 && (bound < 0 || max < bound))
 			bound = max;
@@ -851,7 +1187,7 @@ static void lower_loops(struct lower *L)
 				    L->bbmap[body[i]->index] : 0;
 		loop_where(L, loop, &line, &col);
 		hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
-				  bound, loop_shape(L, loop), loop->num_nodes, blocks);
+				  bound, loop_kind(L, loop), loop->num_nodes, blocks);
 		free(blocks);
 		free(body);
 	}

@@ -640,6 +640,42 @@ static void test_frontend_words(void **state)
 	assert_false(hog_rules_asm_is_percpu(t->r, "aarch64", "addl %1, %%gs:%0"));
 }
 
+static void test_bound_and_scales(void **state)
+{
+	struct rt *t = *state;
+
+	assert_int_equal(parse(t, "bound folio_batch_count max=15 \"PAGEVEC_SIZE\"\n"
+				  "bound per_cpu_pages.batch max=0x3f \"zone_batchsize()\"\n"
+				  "scales nr_cpu_ids hstate.hugepage_freelists\n"), 0);
+	assert_int_equal(hog_rules_bound(t->r, NULL, "folio_batch_count"), 15);
+	assert_int_equal(hog_rules_bound(t->r, "per_cpu_pages", "batch"), 63);
+	assert_int_equal(hog_rules_bound(t->r, NULL, "batch"), -1);
+	assert_int_equal(hog_rules_bound(t->r, "per_cpu_pages", "high"), -1);
+	assert_true(hog_rules_scales(t->r, NULL, "nr_cpu_ids"));
+	assert_true(hog_rules_scales(t->r, "hstate", "hugepage_freelists"));
+	assert_false(hog_rules_scales(t->r, "hstate", "hugepage_activelist"));
+	assert_false(hog_rules_scales(t->r, NULL, "hugepage_freelists"));
+	/* the rule replaces no body: it is no rule of a kind */
+	assert_null(find(t, "folio_batch_count", HR_CHEAP));
+}
+
+static void test_err_bound_and_scales(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "bound\n", "t.rules:1: bound needs a function name or STRUCT.FIELD");
+	expect_err(t, "bound a.b.c max=1 \"r\"\n",
+		   "t.rules:1: bound needs a function name or STRUCT.FIELD");
+	expect_err(t, "bound f max=1\n", "t.rules:1: bound needs max=N and one \"reason\"");
+	expect_err(t, "bound f \"r\"\n", "t.rules:1: bound needs max=N and one \"reason\"");
+	expect_err(t, "bound f max=-1 \"r\"\n",
+		   "t.rules:1: bad number '-1' for 'max'");
+	expect_err(t, "bound f arg=1 \"r\"\n", "t.rules:1: bound takes max=N and a reason, not '1'");
+	expect_err(t, "scales\n", "t.rules:1: scales needs names or STRUCT.FIELD");
+	expect_err(t, "scales *.x\n", "t.rules:1: scales takes NAME or STRUCT.FIELD, not '*.x'");
+	expect_err(t, "scales k=v\n", "t.rules:1: scales takes bare words, not 'k=v'");
+}
+
 static void test_rank_and_release_words(void **state)
 {
 	struct rt *t = *state;
@@ -707,6 +743,8 @@ int main(void)
 		T(test_err_load_missing),
 		T(test_rank_and_release_words),
 		T(test_frontend_words),
+		T(test_bound_and_scales),
+		T(test_err_bound_and_scales),
 #undef T
 	};
 
