@@ -4,6 +4,7 @@
 #   make scan    build, then scan mm/ of Debian's linux-source-6.1
 #   make check   build, then run every test
 #   make bench   plugin overhead on a kbuild of mm/
+#   make e2e     the mm series measured under QEMU with the kernel runtime
 #   make bench-kernel  the plugin on a whole kernel build
 #
 # See README.md.
@@ -32,7 +33,7 @@ LIBS     := -ljansson -lelf
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 
-.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci
+.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci e2e
 all: $(PLUGIN) $(LOCKHOG)
 
 deps:
@@ -83,6 +84,10 @@ bench: deps all kernel-tree
 # the plugin on a whole kernel build, with and without it (about 40 min)
 bench-kernel: deps all
 	@scripts/bench-kernel.sh
+
+# the series measured under QEMU: kernels with the runtime, before and after
+e2e: deps all
+	@scripts/e2e.sh
 
 # Coccinelle rules: regenerate their lists from rules/
 cocci: all

@@ -151,4 +151,8 @@ printf 'scan analysis of mm/ (cross-file composition, report): %ss, peak memory 
 
 # the Coccinelle side (issue 3): lockhog's scripts beside the kernel's locks/*.cocci
 cocci/bench.sh "$KDIR"
+
+# the run-time half (issue 10): the e2e workload under QEMU, uninstrumented,
+# with lockhog's runtime and with CONFIG_LOCK_STAT
+JOBS=$JOBS scripts/bench-e2e.sh
 [ -c /dev/null ] || die "/dev/null is no longer a character device"
