@@ -15,6 +15,9 @@
  *                 into errors by -Werror, the plugin must not fail a build
  *   section=0|1   store the IR in the object (default 1)
  *   json=FILE     also write the unit's findings there as JSON (atomically)
+ *   instrument=all|FILE
+ *                 place probes for a lockhog runtime (instrument.c,
+ *                 docs/runtime.md): the one option that changes the code
  *   tag=...       ignored; lets kbuild see a new plugin as a new command
  *   fault=FUNC, fault-ice=FUNC
  *                 for tests: crash (SIGSEGV) or fail a GCC assertion while
@@ -44,6 +47,7 @@
 #include <sys/wait.h>
 #include <sys/resource.h>
 #include "lower.h"
+#include "instrument.h"
 #include "../core/analysis.h"
 #include "../core/message.h"
 #include "../core/report.h"
@@ -58,6 +62,7 @@ static struct plugin_info lockhog_info = {
 		"  -fplugin-arg-lockhog-diag=warn|note|none\n"
 		"  -fplugin-arg-lockhog-section=0|1\n"
 		"  -fplugin-arg-lockhog-json=FILE\n"
+		"  -fplugin-arg-lockhog-instrument=all|REPORT.json|FUNCS  probes for the runtime\n"
 		"  -fplugin-arg-lockhog-tag=X       (ignored: for kbuild's rebuilds)\n"
 		"  -fplugin-arg-lockhog-fault=FUNC  (tests: SIGSEGV while lowering FUNC,\n"
 		"                                    or in the analysis if FUNC is @analysis)\n"
@@ -76,6 +81,7 @@ static struct {
 	int disabled;
 	const char *rules_path;
 	const char *json_path;
+	const char *instrument;	/* instrument=: all, a report, a list of functions */
 	struct hog_strtab *strs;
 	struct hog_rules *rules;
 	struct hog_module *mod;
@@ -439,12 +445,13 @@ unsigned int lockhog_pass::execute(function *)
 
 	start_unit();
 	if (lh.broken)
-		return 0;
+		return lh_instrument_function(NULL);
 	if (lh_lower_changes_cfg())
 		lower_isolated(name);
 	else
 		lower_guarded(name);
-	return 0;
+	/* after the lowering: the IR is of the code as written */
+	return lh_instrument_function(lh.broken ? NULL : lh.mod);
 }
 
 /* ---- at the end of the unit ---- */
@@ -846,6 +853,8 @@ static bool parse_args(struct plugin_name_args *info)
 			if (strcmp(v, "0") && strcmp(v, "1"))
 				goto bad;
 			lh.section = v[0] == '1';
+		} else if (!strcmp(k, "instrument") && v) {
+			lh.instrument = v;
 		} else if (!strcmp(k, "json") && v) {
 			lh.json_path = v;
 		} else if (!strcmp(k, "fault") && v) {
@@ -888,6 +897,15 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		free(err);
 		lh.disabled = 1;
 		return 0;
+	}
+	if (lh.instrument) {
+		char ierr[512];
+
+		if (lh_instrument_init(lh.instrument, lh.strs, lh.rules, ierr, sizeof(ierr))) {
+			inform(UNKNOWN_LOCATION, "lockhog: %s; plugin disabled", ierr);
+			lh.disabled = 1;
+			return 0;
+		}
 	}
 	lh.locs.strs = lh.strs;
 	lh.locs.map = hog_map_new();
