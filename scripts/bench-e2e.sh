@@ -24,9 +24,9 @@ step() { echo "bench-e2e: $*"; }
 mkdir -p "$E2E/out"
 e2e_trees
 e2e_plugin
-e2e_kernel bench-plain pristine 0
 e2e_kernel pristine pristine 1
-e2e_kernel bench-lockstat pristine 0 CONFIG_LOCK_STAT=y
+E2E_SEED=pristine e2e_kernel bench-plain pristine 0
+E2E_SEED=prove e2e_kernel bench-lockstat pristine 0 CONFIG_LOCK_STAT=y
 e2e_initramfs
 for k in bench-plain pristine bench-lockstat; do
 	E2E_TIMEOUT=${E2E_TIMEOUT:-1800} e2e_boot $k >/dev/null

@@ -27,7 +27,7 @@ SERIES_DIR=$ROOT/kernel-patches/linux-6.1
 RUNTIME_DIR=$SERIES_DIR/runtime
 KCONFIG_FRAGMENT=$ROOT/scripts/e2e-kernel.config
 E2E_TIMEOUT=${E2E_TIMEOUT:-900}	# seconds a guest may run before it is killed
-E2E_MEM=${E2E_MEM:-512M}
+E2E_MEM=${E2E_MEM:-1G}	# 1 GiB: the DMA32 zone's pcp batch is 63
 
 e2e_series() {	# DIR: the patches named by DIR/series, as paths
 	local dir=$1 p

@@ -41,7 +41,7 @@ e2e_trees
 e2e_plugin
 e2e_kernel pristine pristine 1
 E2E_SEED=pristine e2e_kernel patched patched 1
-e2e_kernel prove patched 1 CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y
+E2E_SEED=patched e2e_kernel prove patched 1 CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y
 e2e_initramfs
 for k in pristine patched prove; do
 	e2e_boot $k
