@@ -695,9 +695,16 @@ static bool instrumentable(const char *fname)
 	const char *sec = DECL_SECTION_NAME(d);
 	unsigned i;
 
-	/* notrace, noinstr: the runtime's own hooks are notrace too */
-	if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(d)) ||
-	    !strncmp(fname, "__lockhog_", 10))
+	/*
+	 * notrace, noinstr: the runtime's own hooks are notrace too.  The
+	 * kernel's "inline" is "inline notrace" (compiler_types.h), for every
+	 * inline function: that notrace is ftrace's business, not a request
+	 * to leave the function alone, and the releases in inline helpers
+	 * (wp_page_reuse(), unlock_page_lruvec_irqrestore()) and the atomic
+	 * in memcg_rstat_updated() would be lost with it.
+	 */
+	if ((lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(d)) &&
+	     !DECL_DECLARED_INLINE_P(d)) || !strncmp(fname, "__lockhog_", 10))
 		return false;
 	if (sec && (strstr(sec, ".noinstr.") || strstr(sec, ".entry.text")))
 		return false;
