@@ -27,6 +27,11 @@ SERIES_DIR=$ROOT/kernel-patches/linux-6.1
 RUNTIME_DIR=$SERIES_DIR/runtime
 KCONFIG_FRAGMENT=$ROOT/scripts/e2e-kernel.config
 E2E_TIMEOUT=${E2E_TIMEOUT:-900}	# seconds a guest may run before it is killed
+# The guest has no ACPI, so no HPET or PM timer to calibrate the TSC
+# against, and TCG's PIT is too irregular for it: without a TSC,
+# local_clock() falls back to jiffies (4 ms steps).  Under TCG the guest's
+# TSC is the host's, so its rate is the host's, given at boot.
+E2E_TSC_KHZ=${E2E_TSC_KHZ:-$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)}
 E2E_MEM=${E2E_MEM:-1G}	# 1 GiB: the DMA32 zone's pcp batch is 63
 
 e2e_series() {	# DIR: the patches named by DIR/series, as paths
@@ -189,16 +194,17 @@ e2e_initramfs() {
 e2e_boot() {
 	local name=$1 rounds=${2:-${E2E_ROUNDS:-}} log=$E2E/$1.log rc
 	rm -f "$log" "$E2E/$name.json"
-	timeout -k 10 "$E2E_TIMEOUT" qemu-system-x86_64 -accel tcg -smp 2 -m "$E2E_MEM" \
+	timeout -k 10 "$E2E_TIMEOUT" qemu-system-x86_64 -accel tcg -smp 2,sockets=2,cores=1 -m "$E2E_MEM" \
 		-display none -monitor none -serial "file:$log" -no-reboot \
 		-kernel "$E2E/out/$name/arch/x86/boot/bzImage" -initrd "$E2E/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=4 lockhog.rounds=${rounds:-0}" \
+		-append "console=ttyS0 panic=-1 loglevel=4 tsc_early_khz=$E2E_TSC_KHZ tsc=reliable lockhog.rounds=${rounds:-0}" \
 		</dev/null >"$E2E/$name.qemu.log" 2>&1
 	rc=$?
 	[ $rc = 124 ] || [ $rc = 137 ] &&
 		fail "$name: the guest hung: killed after $E2E_TIMEOUT s (see $log)"
 	[ $rc = 0 ] || fail "$name: qemu exited $rc (see $E2E/$name.qemu.log)"
 	grep -q '^LOCKHOG-DONE' "$log" || fail "$name: the guest stopped before the end of the workload (see $log)"
+	grep -q '^LOCKHOG-CPUS 2' "$log" || fail "$name: the guest does not run on 2 CPUs (see $log)"
 	sed -n '/^LOCKHOG-JSON-BEGIN/,/^LOCKHOG-JSON-END/p' "$log" | sed '1d;$d' | tr -d '\r' |
 		base64 -d >"$E2E/$name.json.tmp" 2>/dev/null ||
 		fail "$name: the JSON on the console does not decode (see $log)"

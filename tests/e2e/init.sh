@@ -5,7 +5,7 @@
 # the lockhog runtime's JSON (base64) and dmesg between markers on the
 # serial console, and reboots, which with qemu -no-reboot ends QEMU.
 export PATH=/bin
-busybox --install -s /bin
+/bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
@@ -13,6 +13,7 @@ mount -t tmpfs tmp /tmp
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 
+echo "LOCKHOG-CPUS $(nproc)"
 rounds=$(sed -n 's/.*lockhog\.rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$rounds" ] && [ "$rounds" -gt 0 ] || rounds=40
 
@@ -27,7 +28,7 @@ mkdir /sys/fs/cgroup/a /sys/fs/cgroup/b
 echo 8 >/proc/sys/vm/percpu_pagelist_high_fraction
 
 [ -w /sys/kernel/debug/lockhog/reset ] && echo 1 >/sys/kernel/debug/lockhog/reset
-t0=$(sed 's/\([0-9]*\)\.\([0-9]*\).*/\1\2/' /proc/uptime)
+t0=$(cut -d' ' -f1 /proc/uptime)
 for cpu in 0 1; do
 	for g in a b; do
 		sh -c "echo \$\$ >/sys/fs/cgroup/$g/cgroup.procs; exec taskset -c $cpu sh /bin/work.sh $cpu $g $rounds" &
@@ -35,8 +36,8 @@ for cpu in 0 1; do
 done
 wait
 echo 3 >/proc/sys/vm/drop_caches
-t1=$(sed 's/\([0-9]*\)\.\([0-9]*\).*/\1\2/' /proc/uptime)
-echo "LOCKHOG-WORKLOAD-NS $(( (t1 - t0) * 10000000 ))"
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "LOCKHOG-WORKLOAD-NS $(echo "$t0 $t1" | awk '{ printf "%d", ($2 - $1) * 1e9 }')"
 
 echo "LOCKHOG-BATCH $(sed -n 's/^ *batch: *//p' /proc/zoneinfo | sort -n | tail -n1)"
 echo LOCKHOG-JSON-BEGIN
@@ -46,6 +47,9 @@ else
 	echo '{"lockhog_runtime": 0}' | base64
 fi
 echo LOCKHOG-JSON-END
+echo LOCKHOG-REPORT-BEGIN
+[ -r /sys/kernel/debug/lockhog/report ] && cat /sys/kernel/debug/lockhog/report
+echo LOCKHOG-REPORT-END
 echo LOCKHOG-DMESG-BEGIN
 dmesg
 echo LOCKHOG-DMESG-END
