@@ -8,7 +8,7 @@
 #   lock_stat mm/ not instrumented, CONFIG_LOCK_STAT (and so lockdep) on
 #
 # and both overhead ratios against plain.  The time is the guest's own
-# (/proc/uptime around tests/e2e/work.sh), under TCG on a shared machine:
+# (/proc/uptime around tests/e2e/guest/work.sh), under TCG on a shared machine:
 # one run each, so read the ratios as rough.  Kernels are kept in
 # build/e2e/out/bench-* and reused.  Environment: JOBS (2), E2E_ROUNDS (40).
 set -eu -o pipefail

@@ -73,20 +73,32 @@ e2e_tree() {
 	step "tree $name: base + $(for p in "$@"; do basename "$p" .patch | cut -c1-4; done | tr '\n' ' ')"
 }
 
-# e2e_enter TREE: moves src/TREE to src/cur; e2e_leave moves it back
+# e2e_enter TREE NAME: moves src/TREE to src/cur and out/NAME to out/cur;
+# e2e_leave moves them back (and is the EXIT trap, so a failed or killed
+# build leaves them where they belong)
 e2e_enter() {
 	e2e_leave
+	mkdir -p "$E2E/out/$2"
 	mv "$E2E/src/$1" "$E2E/src/cur" || fail "cannot move src/$1 to src/cur"
 	echo "$1" >"$E2E/src/cur/.lockhog-e2e-tree"
+	mv "$E2E/out/$2" "$E2E/out/cur" || fail "cannot move out/$2 to out/cur"
+	echo "$2" >"$E2E/out/cur/.lockhog-e2e-name"
 }
 
 e2e_leave() {
-	local t
-	[ -d "$E2E/src/cur" ] || return 0
-	t=$(cat "$E2E/src/cur/.lockhog-e2e-tree" 2>/dev/null) || t=
-	case $t in pristine | patched) ;; *) fail "src/cur is no tree of e2e's: remove it" ;; esac
-	rm -f "$E2E/src/cur/.lockhog-e2e-tree"
-	mv "$E2E/src/cur" "$E2E/src/$t"
+	local t n
+	if [ -d "$E2E/src/cur" ]; then
+		t=$(cat "$E2E/src/cur/.lockhog-e2e-tree" 2>/dev/null) || t=
+		case $t in pristine | patched) ;; *) fail "src/cur is no tree of e2e's: remove it" ;; esac
+		rm -f "$E2E/src/cur/.lockhog-e2e-tree"
+		mv "$E2E/src/cur" "$E2E/src/$t"
+	fi
+	if [ -d "$E2E/out/cur" ]; then
+		n=$(cat "$E2E/out/cur/.lockhog-e2e-name" 2>/dev/null) || n=
+		case $n in '' | */* | cur) fail "out/cur is no kernel of e2e's: remove it" ;; esac
+		rm -f "$E2E/out/cur/.lockhog-e2e-name"
+		mv "$E2E/out/cur" "$E2E/out/$n"
+	fi
 }
 
 e2e_trees() {
@@ -118,7 +130,7 @@ e2e_plugin() {
 # written over OUT/.config only when it changes, so kbuild rebuilds nothing
 # it need not
 e2e_config() {
-	local name=$1 out=$E2E/out/$1 src=$2 log=$E2E/out/$1.config.log tmp o
+	local name=$1 out=$E2E/out/cur src=$2 log=$E2E/out/$1.config.log tmp o
 	shift 2
 	tmp=$E2E/out/.$name.cfg
 	rm -rf "$tmp"
@@ -140,35 +152,42 @@ e2e_config() {
 	rm -rf "$tmp"
 }
 
-# e2e_seed NAME FROM: a first build of NAME starts from FROM's objects,
-# and the files the mm series changes are made newer than them all
+# e2e_seed NAME TREE FROM: a first build of NAME (no out/NAME yet)
+# starts from the objects of FROM's last complete build, and the files the
+# mm series changes in src/TREE are made newer than them all
 e2e_seed() {
 	local f
-	[ -f "$E2E/out/$1/vmlinux" ] && return 0
-	[ -f "$E2E/out/$2/vmlinux" ] || return 0
+	[ -d "$E2E/out/$1" ] && return 0
+	[ -f "$E2E/out/$3/.lockhog-e2e-built" ] || return 0
 	rm -rf "$E2E/out/$1"
-	cp -a "$E2E/out/$2" "$E2E/out/$1"
+	cp -a "$E2E/out/$3" "$E2E/out/$1"
 	for f in $(cat $(e2e_series "$SERIES_DIR") | sed -n 's|^+++ b/\([^ \t]*\).*|\1|p' | sort -u); do
-		touch "$E2E/src/cur/$f"
+		touch "$E2E/src/$2/$f"
 	done
-	step "kernel $1: starts from $2's objects"
+	step "kernel $1: starts from $3's objects"
 }
 
 # e2e_kernel NAME TREE INSTRUMENT EXTRA...: build/e2e/out/NAME/arch/x86/boot/bzImage
 # from src/TREE (INSTRUMENT: 1 passes LOCKHOG_CFLAGS, 0 builds mm/ without
-# the plugin); E2E_SEED=FROM: see e2e_seed
+# the plugin); E2E_SEED=FROM: see e2e_seed.  Built in src/cur and out/cur:
+# kbuild and objtool's build record absolute paths, so that a kernel
+# copied from another one, or from another tree, is up to date where
+# the sources are the same.
 e2e_kernel() {
-	local name=$1 src=$E2E/src/cur inst=$3 out=$E2E/out/$1 log=$E2E/out/$1.build.log t0
-	e2e_enter "$2"
+	local name=$1 src=$E2E/src/cur inst=$3 out=$E2E/out/cur log=$E2E/out/$1.build.log t0
+	e2e_leave
+	[ -n "${E2E_SEED:-}" ] && e2e_seed "$name" "$2" "$E2E_SEED"
+	e2e_enter "$2" "$name"
 	shift 3
-	[ -n "${E2E_SEED:-}" ] && e2e_seed "$name" "$E2E_SEED"
 	e2e_config "$name" "$src" "$@"
+	rm -f "$out/.lockhog-e2e-built"
 	t0=$(date +%s)
 	if [ "$inst" = 1 ]; then
 		make -C "$src" O="$out" -j"$JOBS" LOCKHOG_CFLAGS="$LOCKHOG_CFLAGS" bzImage >"$log" 2>&1
 	else
 		make -C "$src" O="$out" -j"$JOBS" LOCKHOG_CFLAGS= bzImage >"$log" 2>&1
 	fi || fail "$name: kernel build failed: $(grep -m1 -E ': error:|\*\*\*' "$log" || echo "see $log")"
+	touch "$out/.lockhog-e2e-built"
 	e2e_leave
 	step "kernel $name: $(grep -c -E '^  (CC|AS) ' "$log") objects compiled in $(($(date +%s) - t0)) s"
 }
@@ -182,8 +201,8 @@ e2e_initramfs() {
 	mkdir -p "$d/bin" "$d/proc" "$d/sys" "$d/dev" "$d/tmp"
 	cp "$bb" "$d/bin/busybox"
 	ln -s busybox "$d/bin/sh"
-	cp "$ROOT/tests/e2e/init.sh" "$d/init"
-	cp "$ROOT/tests/e2e/work.sh" "$d/bin/work.sh"
+	cp "$ROOT/tests/e2e/guest/init.sh" "$d/init"
+	cp "$ROOT/tests/e2e/guest/work.sh" "$d/bin/work.sh"
 	chmod +x "$d/init" "$d/bin/work.sh"
 	(cd "$d" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9n) >"$E2E/initramfs.cpio.gz.tmp"
 	mv "$E2E/initramfs.cpio.gz.tmp" "$E2E/initramfs.cpio.gz"

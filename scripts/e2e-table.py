@@ -17,6 +17,12 @@ FREE_ONE = '__free_one_page'
 THRESHOLD = 'stats_flush_threshold'
 
 
+def rel(path):
+    """mm/memory.c for .../build/e2e/src/cur/mm/memory.c: an O= build
+    hands the compiler absolute paths, and the plugin records those."""
+    return re.sub(r'^.*/src/cur/', '', path)
+
+
 def batch(log):
     """The largest pcp batch in the guest's /proc/zoneinfo."""
     for line in open(log, errors='replace'):
@@ -29,6 +35,20 @@ def batch(log):
 def calls_under(rt, lock, callee):
     return sum(i.get('calls', 0) for s in rt['sections'] if s['lock'] == lock
                for i in s['inner'] if i['kind'] == 'call' and i['name'] == callee)
+
+
+def calls_by(rt, lock, callee):
+    """The same calls by the function they are in: drain_stock() is what
+    0001 moves out of the lock, drain_obj_stock() is not."""
+    out = {}
+    for sec in rt['sections']:
+        if sec['lock'] != lock:
+            continue
+        for i in sec['inner']:
+            if i['kind'] == 'call' and i['name'] == callee:
+                k = '%s <- %s' % (i['function'], sec['function'])
+                out[k] = out.get(k, 0) + i.get('calls', 0)
+    return out
 
 
 def bulk_free_max(rt):
@@ -51,6 +71,10 @@ def row(rt):
         'sections': len(rt.get('sections', [])),
         'uncharge_in_stock_lock': calls_under(rt, STOCK_LOCK, 'page_counter_uncharge'),
         'css_put_in_stock_lock': calls_under(rt, STOCK_LOCK, 'css_put'),
+        'uncharge_in_stock_lock_by': calls_by(rt, STOCK_LOCK, 'page_counter_uncharge'),
+        'css_put_in_stock_lock_by': calls_by(rt, STOCK_LOCK, 'css_put'),
+        'bulk_holds': sum(s['holds'] for s in rt['sections']
+                          if s['lock'] == ZONE_LOCK and s['function'] == BULK),
         'bulk_free_max_per_hold': bulk_free_max(rt),
         'stats_flush_threshold_rmw': atomics(rt, THRESHOLD),
         'overflow': rt.get('overflow', {}),
@@ -68,7 +92,7 @@ def sites(pre, post):
             e = out.setdefault(key(s), {'function': s['function'], 'lock': s['lock']})
             # one function may take a lock at several sites: the worst
             if s['max_ns'] >= e.get(tag, {}).get('max_ns', -1):
-                e[tag] = {'file': s['file'], 'line': s['line'], 'holds': s['holds'],
+                e[tag] = {'file': rel(s['file']), 'line': s['line'], 'holds': s['holds'],
                           'max_ns': s['max_ns'], 'p99_ns': s['p99_ns']}
     return sorted(out.values(), key=lambda e: -max(e.get('pristine', {}).get('max_ns', 0),
                                                   e.get('patched', {}).get('max_ns', 0)))
@@ -76,16 +100,23 @@ def sites(pre, post):
 
 def show(res):
     a, b = res['pristine'], res['patched']
-    print('%-52s %14s %14s' % ('', 'pristine', 'patched'))
+    print('%-58s %12s %12s' % ('', 'pristine', 'patched'))
     for k, what in (('sites_total', 'instrumented sites'),
                     ('sections', 'acquire sites with holds'),
                     ('uncharge_in_stock_lock', 'page_counter_uncharge in stock_lock sections'),
                     ('css_put_in_stock_lock', 'css_put in stock_lock sections'),
                     ('bulk_free_max_per_hold', 'most pages freed in one zone->lock hold (bulk)'),
                     ('stats_flush_threshold_rmw', 'atomic RMWs on stats_flush_threshold')):
-        print('%-52s %14s %14s' % (what, a[k], b[k]))
-    print('%-52s %14s %14s' % ('pcp batch (largest, /proc/zoneinfo)', res['batch']['pristine'],
+        print('%-58s %12s %12s' % (what, a[k], b[k]))
+    print('%-58s %12s %12s' % ('pcp batch (largest, /proc/zoneinfo)', res['batch']['pristine'],
                                res['batch']['patched']))
+    print('%-58s %12s %12s' % ('zone->lock holds at free_pcppages_bulk\'s acquire', a['bulk_holds'],
+                               b['bulk_holds']))
+    for k, what in (('uncharge_in_stock_lock_by', 'page_counter_uncharge'),
+                    ('css_put_in_stock_lock_by', 'css_put')):
+        for site in sorted(set(a[k]) | set(b[k])):
+            print('%-58s %12s %12s' % ('  %s in %s' % (what, site), a[k].get(site, 0),
+                                       b[k].get(site, 0)))
     print()
     print('%-28s %-24s %12s %12s %12s %12s' % ('function', 'lock', 'max before', 'p99 before',
                                               'max after', 'p99 after'))

@@ -10,7 +10,7 @@
 #      patched with CONFIG_PROVE_LOCKING and CONFIG_DEBUG_ATOMIC_SLEEP
 #      (prove); kept under build/e2e/out and rebuilt by kbuild only where
 #      something changed (the plugin's hash is in -fplugin-arg-lockhog-tag=);
-#   3. each boots under QEMU (TCG, -smp 2), runs tests/e2e/work.sh in two
+#   3. each boots under QEMU (TCG, -smp 2), runs tests/e2e/guest/work.sh in two
 #      cgroups from both CPUs, prints the runtime's JSON on the serial
 #      console and reboots (QEMU -no-reboot exits; a hung guest is killed);
 #   4. build/e2e/{pristine,patched}.json, the before/after table

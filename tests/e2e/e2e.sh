@@ -16,8 +16,8 @@
 # And first, that the runtime patch's include/linux/lockhog.h declares
 # what rt/lockhog_rt.h does (tests/e2e/header_agree.py).
 #
-# Conditions, never timings.  The tests/e2e/{init,work}.sh scripts are the
-# guest's; this directory has no other suite.
+# Conditions, never timings.  tests/e2e/guest/ holds the guest's /init
+# and workload: not suites (tests/run.sh runs tests/e2e/*.sh only).
 set -u
 cd "$(dirname "$0")/../.."
 E2E=build/e2e

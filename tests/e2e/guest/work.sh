@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# One e2e worker (tests/e2e/init.sh starts four: CPUs 0 and 1, cgroups
+# One e2e worker (tests/e2e/guest/init.sh starts four: CPUs 0 and 1, cgroups
 # a and b), pinned to CPU $1 and charged to cgroup $2, $3 rounds of:
 #   - a 1 MiB tmpfs file written and removed: page cache charged to the
 #     memcg and uncharged, while the other group's worker on this CPU

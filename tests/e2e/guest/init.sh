@@ -37,7 +37,7 @@ done
 wait
 echo 3 >/proc/sys/vm/drop_caches
 t1=$(cut -d' ' -f1 /proc/uptime)
-echo "LOCKHOG-WORKLOAD-NS $(echo "$t0 $t1" | awk '{ printf "%d", ($2 - $1) * 1e9 }')"
+echo "LOCKHOG-WORKLOAD-NS $(echo "$t0 $t1" | awk '{ printf "%.0f", ($2 - $1) * 1e9 }')"
 
 echo "LOCKHOG-BATCH $(sed -n 's/^ *batch: *//p' /proc/zoneinfo | sort -n | tail -n1)"
 echo LOCKHOG-JSON-BEGIN
