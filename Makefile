@@ -3,7 +3,8 @@
 #
 #   make scan    build, then scan mm/ of Debian's linux-source-6.1
 #   make check   build, then run every test
-#   make bench   plugin overhead on a kbuild of mm/
+#   make bench   plugin overhead on a kbuild of mm/, the runtime's probes
+#   make bench-rt  the userspace runtime's probes under callgrind alone
 #   make e2e     the mm series measured under QEMU with the kernel runtime
 #   make bench-kernel  the plugin on a whole kernel build
 #
@@ -28,13 +29,20 @@ CMD_OBJ  := $(patsubst cmd/%.c,$(BUILD)/cmd/%.o,$(CMD_SRC))
 LOCKHOG  := $(BUILD)/lockhog
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
-LIBS     := -ljansson -lelf
+LIBS     := -ljansson -lelf -lm
+# the userspace runtime (rt/README.md): built without the plugin, never
+# instrumented; the .a for executables (local-exec TLS), the .so with
+# initial-exec TLS so that a probe's thread-local access stays one move
+RT_SRC   := $(wildcard rt/*.c)
+RT_A     := $(BUILD)/liblockhog-rt.a
+RT_SO    := $(BUILD)/liblockhog-rt.so
+RT_CFLAGS := -O2 -g $(WARN) -std=gnu11 -fvisibility=hidden -fno-stack-protector
 
 # Kernel tree used by scan, check and bench (extracted from linux-source-6.1).
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 
 .PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel kernel-patches cocci e2e
-all: $(PLUGIN) $(LOCKHOG)
+all: $(PLUGIN) $(LOCKHOG) $(RT_A) $(RT_SO)
 
 deps:
 	@scripts/deps.sh
@@ -69,6 +77,21 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard cor
 
 unit: $(UNIT_BIN)
 
+$(BUILD)/rt/a/%.o: rt/%.c $(wildcard rt/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -fPIE '-DRT_TLS_MODEL="local-exec"' -c $< -o $@
+
+$(BUILD)/rt/so/%.o: rt/%.c $(wildcard rt/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -fPIC -c $< -o $@
+
+$(RT_A): $(patsubst rt/%.c,$(BUILD)/rt/a/%.o,$(RT_SRC))
+	rm -f $@
+	ar rcs $@ $^
+
+$(RT_SO): $(patsubst rt/%.c,$(BUILD)/rt/so/%.o,$(RT_SRC))
+	$(CC) -shared -Wl,-soname,liblockhog-rt.so -o $@ $^ -ljansson -lpthread
+
 kernel-tree:
 	@scripts/kernel-tree.sh $(KDIR)
 
@@ -80,6 +103,11 @@ check: deps all unit kernel-tree
 
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh
+
+# the userspace runtime's probes under callgrind alone (part of bench)
+.PHONY: bench-rt
+bench-rt: deps all
+	@scripts/bench-rt.sh
 
 # the plugin on a whole kernel build, with and without it (about 40 min)
 bench-kernel: deps all
@@ -103,7 +131,7 @@ kernel: deps all
 
 clean:
 	rm -rf $(BUILD)/core $(BUILD)/plugin $(BUILD)/cmd $(BUILD)/tests \
-		$(CORE_LIB) $(PLUGIN) $(LOCKHOG)
+		$(BUILD)/rt $(CORE_LIB) $(PLUGIN) $(LOCKHOG) $(RT_A) $(RT_SO)
 
 # AFL++ on the rules parser and the section reader, then csmith programs
 # built with and without the plugin (tests/fuzz/run.sh, tests/cli/csmith.sh)

@@ -4,6 +4,7 @@
  *
  *   lockhog scan   --kernel DIR [PATH...]   kbuild with the plugin, then report
  *   lockhog report OBJ|DIR...               report from objects already built
+ *   lockhog report RUNTIME.json             run-time data, joined with --static SCAN.json
  *   lockhog rules  [--check|--list KIND]    the rules catalogue
  *   lockhog dump   OBJ                      the IR stored in an object
  */
@@ -133,7 +134,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: lockhog COMMAND [OPTIONS]\n"
 	      "\n"
-	      "  scan --kernel DIR [--format text|json|sarif] [--out FILE] [PATH...]\n"
+	      "  scan --kernel DIR [--format text|json|sarif|html] [--out FILE] [PATH...]\n"
 	      "        build PATHs of a kernel tree with the plugin and report the findings\n"
 	      "  fix --kernel DIR [--out FILE] [--apply] [PATH...]\n"
 	      "        the restructured code, as a patch naming the findings it fixes\n"
@@ -141,6 +142,8 @@ static void usage(FILE *f)
 	      "        what a patch series introduces and fixes (exit 1 on new findings)\n"
 	      "  report [--format ...] [--out FILE] OBJ|DIR...\n"
 	      "        report from objects built earlier with the plugin\n"
+	      "  report [--format text|json|html] [--static SCAN.json] RUNTIME.json|-\n"
+	      "        run-time data (docs/runtime.md), joined to the scan that predicted it\n"
 	      "  rules [--rules FILE] [--check | --list KIND]\n"
 	      "        check the rules catalogue or list its names (for the cocci generator)\n"
 	      "  summary [--tu FILE.c] --function NAME... OBJ|DIR...\n"

@@ -755,7 +755,7 @@ static void review_usage(FILE *f)
 	      "  PATCHes are mbox files from git format-patch or unified diffs, applied\n"
 	      "  in order to a scratch view of DIR (DIR itself is never written).\n"
 	      "\n"
-	      "  --format text|json|sarif   output (text, in the style of checkpatch)\n"
+	      "  --format text|json|sarif|html  output (text, in the style of checkpatch)\n"
 	      "  --out FILE                 write there instead of stdout\n"
 	      "  --fail-on SEV              exit 1 if a new finding is at or above SEV (warning)\n"
 	      "  --baseline FILE            findings accepted earlier (lockhog scan --write-baseline)\n"
@@ -862,7 +862,7 @@ static void parse_args(int argc, char **argv, struct review *r, struct review_ar
 			break;
 		case 'f':
 			if (hog_format_parse(optarg) < 0)
-				die("unknown format '%s' (text, json or sarif)", optarg);
+				die("unknown format '%s' (text, json, sarif or html)", optarg);
 			a->fmt = hog_format_parse(optarg);
 			break;
 		case 'o':

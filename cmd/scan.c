@@ -7,8 +7,11 @@
 #include <getopt.h>
 #include <unistd.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include "lockhog.h"
+#include "../core/runtime.h"
+#include "../core/html.h"
 
 struct hog_rules *load_rules(struct hog_strtab *strs, const char *path)
 {
@@ -70,7 +73,7 @@ int emit(struct hog_prog *prog, const struct output *o)
 }
 
 enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN, OPT_BASELINE,
-       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN };
+       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN, OPT_STATIC };
 
 static const struct option scan_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
@@ -98,7 +101,7 @@ static void scan_usage(FILE *f)
 	      "  kernel) with the lockhog plugin and reports what runs under locks.\n"
 	      "  A tree without .config is configured: defconfig plus MEMCG.\n"
 	      "\n"
-	      "  --format text|json|sarif   output format (text)\n"
+	      "  --format text|json|sarif|html  output format (text)\n"
 	      "  --out FILE                 write there instead of stdout\n"
 	      "  --all                      text: show notes too (same as --min-severity note)\n"
 	      "  --min-severity SEV         text: hide findings below SEV (warning)\n"
@@ -122,7 +125,7 @@ static int common_opt(int c, const char *arg, struct output *o, const char **plu
 	case 'f':
 		v = hog_format_parse(arg);
 		if (v < 0)
-			die("unknown format '%s' (text, json or sarif)", arg);
+			die("unknown format '%s' (text, json, sarif or html)", arg);
 		o->fmt = v;
 		return 1;
 	case 'o':
@@ -288,9 +291,93 @@ static const struct option report_opts[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "srcroot", required_argument, NULL, 's' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "static", required_argument, NULL, OPT_STATIC },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
+
+static void report_usage(FILE *f)
+{
+	fputs("usage: lockhog report [--format text|json|sarif|html] [--out FILE] [--all]\n"
+	      "                      [--fail-on SEV] [--srcroot DIR] OBJ|DIR...\n"
+	      "       lockhog report [--format text|json|html] [--out FILE]\n"
+	      "                      [--static SCAN.json] RUNTIME.json|-\n"
+	      "  The second form renders run-time data (docs/runtime.md: the kernel's\n"
+	      "  /sys/kernel/debug/lockhog/json, or $LOCKHOG_OUT of the userspace\n"
+	      "  runtime), joined to the findings of SCAN.json (lockhog scan --format json).\n",
+	      f);
+}
+
+/*
+ * The one input named is run-time data: "-", or a file that is not an
+ * object and holds a JSON object or is named *.json.  Its text in *text.
+ */
+static int is_runtime(const char *path, char **text, size_t *len)
+{
+	size_t n = strlen(path);
+	struct stat st;
+
+	*text = NULL;
+	if (!strcmp(path, "-")) {
+		*text = hog_read_file("/dev/stdin", len);
+		if (!*text)
+			die("standard input: %s", strerror(errno));
+		return 1;
+	}
+	if (stat(path, &st) || S_ISDIR(st.st_mode))
+		return 0;	/* the object path says why, or walks it */
+	*text = hog_read_file(path, len);
+	if (!*text)
+		die("%s: %s", path, strerror(errno));
+	/* a pipe (<(ssh host cat .../lockhog/json)) is read once: it must be the data */
+	if (!S_ISREG(st.st_mode))
+		return 1;
+	if (!(*len >= 4 && !memcmp(*text, "\177ELF", 4)) &&
+	    (hog_rt_looks_like(*text, *len) || (n > 5 && !strcmp(path + n - 5, ".json"))))
+		return 1;
+	free(*text);
+	*text = NULL;
+	return 0;
+}
+
+/* Run-time data, joined to a static scan if one is given, rendered. */
+static int report_runtime(const char *path, char *text, size_t len, const char *scan,
+			  const struct output *o)
+{
+	const char *name = strcmp(path, "-") ? path : "standard input";
+	struct hog_buf b = { 0 };
+	struct hog_rt *rt;
+	char *err = NULL;
+
+	if (o->fmt == HOG_FMT_SARIF)
+		die("%s: run-time data renders as text, json or html, not sarif", name);
+	if (o->fail_on >= 0 || o->baseline)
+		die("%s: --fail-on and --baseline go with findings, not run-time data", name);
+	rt = hog_rt_parse(text, len, name, &err);
+	if (!rt)
+		die("%s", err);
+	if (scan) {
+		size_t slen;
+		char *stext = hog_read_file(scan, &slen);
+
+		if (!stext)
+			die("%s: %s", scan, strerror(errno));
+		if (hog_rt_join(rt, stext, slen, scan, &err))
+			die("%s", err);
+		free(stext);
+	}
+	if (o->fmt == HOG_FMT_HTML)
+		hog_html_runtime(rt, LOCKHOG_VERSION, &b);
+	else if (o->fmt == HOG_FMT_JSON && hog_rt_json(rt, &b, &err))
+		die("%s", err);
+	else if (o->fmt == HOG_FMT_TEXT)
+		hog_rt_text(rt, &b);
+	write_out(o->out, &b);
+	hog_buf_free(&b);
+	hog_rt_free(rt);
+	free(text);
+	return 0;
+}
 
 /* One object named alone: its own problem is the one line to say. */
 static void one_object_usable(const char *path)
@@ -318,10 +405,12 @@ int cmd_report(int argc, char **argv)
 	struct output o = { .fmt = HOG_FMT_TEXT, .min_sev = HS_WARNING, .fail_on = -1 };
 	struct objset objs = { 0 };
 	struct tools t;
-	const char *plugin = NULL, *rules = NULL;
+	const char *plugin = NULL, *rules = NULL, *scan = NULL;
 	struct hog_strtab *strs;
 	struct hog_prog *prog;
 	int c, i, skipped, rc;
+	char *text;
+	size_t len;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:s:h", report_opts, NULL)) != -1) {
@@ -331,15 +420,23 @@ int cmd_report(int argc, char **argv)
 			o.srcroot = optarg;
 			continue;
 		}
+		if (c == OPT_STATIC) {
+			scan = optarg;
+			continue;
+		}
 		if (c == 'h') {
-			fputs("usage: lockhog report [--format text|json|sarif] [--out FILE] [--all]\n"
-			      "                      [--fail-on SEV] [--srcroot DIR] OBJ|DIR...\n", stdout);
+			report_usage(stdout);
 			return 0;
 		}
 		return EXIT_ERROR;
 	}
 	if (optind >= argc)
-		die("report needs objects or directories");
+		die("report needs objects or directories, or run-time data");
+	if (argc - optind == 1 && is_runtime(argv[optind], &text, &len))
+		return report_runtime(argv[optind], text, len, scan, &o);
+	if (scan)
+		die("--static goes with run-time data (a JSON file with \"lockhog_runtime\": %d)",
+		    HOG_RT_VERSION);
 	tools_locate(&t, plugin, rules);
 	strs = hog_strtab_new();
 	prog = hog_prog_new(strs, load_rules(strs, t.rules));

@@ -247,6 +247,41 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 	}
 }
 
+/*
+ * No path condition: the nearest test of a parameter's bits whose one
+ * way out is the only way to the cost (fgp_flags & FGP_STABLE before
+ * folio_wait_stable()), however the paths differed before it.  The
+ * cost applies only when callers pass such bits; any such test is a
+ * condition every path to the cost met, and the nearest is the one that
+ * guards it.
+ */
+static void when_from_dominators(struct fs *fs, struct hog_cost *c)
+{
+	const struct hog_func *f = fs->f;
+	int n, steps = 0;
+
+	if (c->when.arg >= 0 || !fs->idom || fs->cur_block < 0)
+		return;
+	for (n = fs->cur_block; n > 0 && steps++ < f->nblocks; n = fs->idom[n]) {
+		const struct hog_block *b = &f->blocks[n];
+		const struct econd *e;
+		int p, si;
+
+		if (b->npred != 1)
+			continue;
+		p = b->pred[0];
+		si = f->blocks[p].succ[0] == n ? 0 : 1;
+		e = &fs->econd[2 * p + si];
+		if (e->state > 0) {
+			c->when.arg = e->param;
+			c->when.op = e->op;
+			c->when.val = e->mask;
+			c->when.inferred = 1;
+			return;
+		}
+	}
+}
+
 /* A fault on user memory with page faults off on every path fails instead of sleeping. */
 static int faults_off(const struct hog_cost *c, const struct tset *set)
 {
@@ -313,6 +348,7 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	if (c->nchain > fs->c->rules->loop.max_chain + 1)
 		return;
 	when_from_paths(c, set);
+	when_from_dominators(fs, c);
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)
@@ -453,6 +489,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		int ok = eng_when(fs, cv, &t->when, &cond);
 		struct hog_cost *c;
 
+		if (ok < 0 && cond.arg < 0 && t->when.inferred)
+			ok = 1;
 		if (ok == 0 || (ok < 0 && cond.arg < 0))
 			continue;
 		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,

@@ -76,6 +76,14 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
  * paths met before.  Matched by the variable's source name, since the
  * test and the unlock see different SSA versions of it.
  */
+/* The variable a value is, or -1. */
+static int val_var(const struct hog_val *v)
+{
+	if (v->kind == HV_VAR)
+		return v->var;
+	return v->kind == HV_ADDR && !strpbrk(v->addr + 1, "/^#[") ? hog_expr_var(v->addr) : -1;
+}
+
 static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -97,7 +105,9 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 				t.pc_mask = f->mask;
 				t.pc_op = want_nz ? '&' : '~';
 			}
-			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM)
+			if (kind == FK_POR)
+				kind = f->mask ? FK_NONZERO : FK_NONE;
+			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP)
 				kind = FK_NONE;
 			if (want_nz && kind == FK_ZERO)
 				continue;
@@ -119,7 +129,11 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 					if (p->pred[k] == bno) {
 						int irq, kind = val_fact(fs, &before, &p->val[k], &irq);
 
-						fact_set(&t, p->dst, kind, irq);
+						if (kind == FK_POR || kind == FK_PMASK || kind == FK_PKEEP)
+							fact_copy(&t, p->dst, fact_get(&before,
+								  val_var(&p->val[k])));
+						else
+							fact_set(&t, p->dst, kind, irq);
 						break;
 					}
 			}
@@ -347,6 +361,81 @@ static int fixed_point(struct fs *fs, const int *order, int norder)
 	return ret;
 }
 
+/* Cooper, Harvey and Kennedy's iteration on the reverse post order. */
+static int dom_meet(const int *idom, const int *rpo, int a, int b)
+{
+	while (a != b) {
+		while (rpo[a] > rpo[b])
+			a = idom[a];
+		while (rpo[b] > rpo[a])
+			b = idom[b];
+	}
+	return a;
+}
+
+static int *dominators(const struct hog_func *f, const int *order, int norder)
+{
+	int *idom = hog_xmalloc(sizeof(int) * f->nblocks);
+	int *rpo = hog_xmalloc(sizeof(int) * f->nblocks);
+	int i, j, changed = 1;
+
+	for (i = 0; i < f->nblocks; i++)
+		idom[i] = rpo[i] = -1;
+	for (i = 0; i < norder; i++)
+		rpo[order[i]] = i;
+	idom[order[0]] = order[0];
+	while (changed) {
+		changed = 0;
+		for (i = 1; i < norder; i++) {
+			const struct hog_block *b = &f->blocks[order[i]];
+			int d = -1;
+
+			for (j = 0; j < b->npred; j++) {
+				int p = b->pred[j];
+
+				if (rpo[p] < 0 || idom[p] < 0)
+					continue;
+				d = d < 0 ? p : dom_meet(idom, rpo, p, d);
+			}
+			if (d >= 0 && idom[order[i]] != d) {
+				idom[order[i]] = d;
+				changed = 1;
+			}
+		}
+	}
+	idom[order[0]] = -1;
+	free(rpo);
+	return idom;
+}
+
+/*
+ * After the final pass's transfer of a test block: what each way out says
+ * about a parameter, if every state leaving it agrees (fgp_flags &
+ * FGP_STABLE on all of them).
+ */
+static void note_edge_conds(struct fs *fs, int bno, const struct tset *out)
+{
+	const struct hog_block *b = &fs->f->blocks[bno];
+	struct econd e = { 1, -1, 0, 0 };
+	int i;
+
+	if ((b->cond != HC_NEZ && b->cond != HC_EQZ) || b->nsucc != 2 ||
+	    b->succ[0] == b->succ[1] || !out->n)
+		return;
+	for (i = 0; i < out->n && e.state > 0; i++) {
+		const struct fact *f = fact_get(&out->t[i], b->cond_var);
+
+		if (!f || f->kind != FK_PMASK || (i && (f->irq != e.param || f->mask != e.mask)))
+			e.state = -1;
+		else
+			e.param = f->irq, e.mask = f->mask;
+	}
+	e.op = b->cond == HC_NEZ ? '&' : '~';
+	fs->econd[2 * bno] = e;
+	e.op = e.op == '&' ? '~' : '&';
+	fs->econd[2 * bno + 1] = e;
+}
+
 /* The final pass: costs, findings and exits recorded on the fixed point. */
 static void record(struct fs *fs, const int *order, int norder)
 {
@@ -359,6 +448,7 @@ static void record(struct fs *fs, const int *order, int norder)
 
 		tset_copy(&out, &fs->in[order[i]]);
 		transfer(fs, order[i], &out);
+		note_edge_conds(fs, order[i], &out);
 		tset_free(&out);
 	}
 	for (k = 0; k < hog_nkinds(); k++)
@@ -383,6 +473,8 @@ static void fs_free(struct fs *fs)
 	free(fs->in);
 	free(fs->bind);
 	free(fs->bi);
+	free(fs->idom);
+	free(fs->econd);
 }
 
 int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
@@ -399,6 +491,8 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	fs.bind = hog_xcalloc(f->nvars + 1, sizeof(*fs.bind));
 	fs.bi = hog_xcalloc(f->nblocks, sizeof(*fs.bi));
 	order = block_order(f, &norder);
+	fs.idom = dominators(f, order, norder);
+	fs.econd = hog_xcalloc(2 * f->nblocks, sizeof(*fs.econd));
 	tset_add(&fs.in[0], &init);
 	state_limits(&fs.limits);
 	find_cookies(&fs);

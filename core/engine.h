@@ -39,7 +39,14 @@
 #define MAX_PASSES 60	/* dataflow passes before the function is given up (HOG_LIMIT_PASSES) */
 #define WIDEN_PASS 12	/* past this pass each block's tuples collapse to one */
 
-enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM };
+/*
+ * What a variable is known to be on a path: zero, non-zero, saved IRQ
+ * flags, a parameter (FK_PARAM), its bits (FK_PMASK: param & mask) or the
+ * parameter with bits forced on (FK_POR: param | mask, as fgp_flags |=
+ * FGP_LOCK before a retry), or the parameter but for some bits (FK_PKEEP:
+ * where a retry's FK_POR met the first pass's FK_PARAM).
+ */
+enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM, FK_POR, FK_PKEEP };
 
 struct held {
 	const char *expr;	/* normalised, NULL if unknown */
@@ -115,6 +122,18 @@ struct pmap {
 #define MAX_PMAP 32	/* variables computed from a parameter's bits (HOG_LIMIT_TRACK) */
 #define MAX_ATOMICS 8	/* atomic targets a summary passes to callers */
 
+/*
+ * What taking one edge of a block's test says about a parameter, on
+ * every path the final pass saw through it: the edge is taken only when
+ * (param & mask) != 0 (op '&') or == 0 (op '~').
+ */
+struct econd {
+	int state;		/* 0 not seen, 1 known, -1 not about a parameter */
+	int param;
+	char op;
+	long long mask;
+};
+
 struct fs {
 	struct pmap pmap[MAX_PMAP];
 	int npmap;
@@ -131,6 +150,8 @@ struct fs {
 	int recording;
 	int collapse;
 	int cur_block;
+	int *idom;		/* immediate dominator of each block, -1 none */
+	struct econd *econd;	/* [2 * block + successor] */
 	struct hog_vec exits;	/* struct exitrec * */
 	struct hog_vec costs;	/* struct hog_cost * (summary, before dedupe) */
 	struct hog_vec everrel;	/* entry locks given up anywhere */
@@ -146,6 +167,8 @@ void state_limits(unsigned *limits);
 const struct fact *fact_get(const struct tup *t, int var);
 void fact_set(struct tup *t, int var, int kind, int irq);
 void fact_set_mask(struct tup *t, int var, int param, long long mask);
+void fact_set_or(struct tup *t, int var, int param, long long mask);
+void fact_copy(struct tup *t, int var, const struct fact *f);
 int held_is(const struct held *h, const char *e);
 int rel_has(const struct tup *t, const char *e);
 void tset_free(struct tset *s);

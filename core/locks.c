@@ -565,10 +565,21 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 	}
 	if (e->callee && !strcmp(e->callee, "|")) {
 		const struct hog_val *m = e->nargs > 1 ? &e->args[1] : NULL;
+		int on = m && m->kind == HV_CONST && m->cst;
 
-		for (i = 0; i < set->n; i++)
-			fact_set(&set->t[i], e->dst, m && m->kind == HV_CONST && m->cst ?
-				 FK_NONZERO : FK_NONE, 0);
+		for (i = 0; i < set->n; i++) {
+			int irq, k = val_fact(fs, &set->t[i], &e->args[0], &irq);
+			const struct fact *f = e->args[0].kind == HV_VAR ?
+					       fact_get(&set->t[i], e->args[0].var) : NULL;
+
+			/* flags |= FGP_LOCK: still the parameter's other bits */
+			if (on && k == FK_PARAM)
+				fact_set_or(&set->t[i], e->dst, irq, m->cst);
+			else if (on && k == FK_POR && f)
+				fact_set_or(&set->t[i], e->dst, irq, f->mask | m->cst);
+			else
+				fact_set(&set->t[i], e->dst, on ? FK_NONZERO : FK_NONE, 0);
+		}
 		return;
 	}
 	if (e->callee && !strcmp(e->callee, "&")) {
@@ -577,7 +588,14 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		for (i = 0; i < set->n; i++) {
 			int irq, k = val_fact(fs, &set->t[i], a, &irq);
 
+			const struct fact *f = a->kind == HV_VAR ? fact_get(&set->t[i], a->var) : NULL;
+
 			if (k == FK_PARAM && m && m->kind == HV_CONST)
+				fact_set_mask(&set->t[i], e->dst, irq, m->cst);
+			else if (k == FK_POR && f && m && m->kind == HV_CONST && (f->mask & m->cst))
+				fact_set(&set->t[i], e->dst, FK_NONZERO, 0);
+			else if ((k == FK_POR || k == FK_PKEEP) && f && m && m->kind == HV_CONST &&
+				 !(f->mask & m->cst))
 				fact_set_mask(&set->t[i], e->dst, irq, m->cst);
 			else
 				fact_set(&set->t[i], e->dst, FK_NONE, 0);
@@ -588,7 +606,7 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		struct tup *t = &set->t[i];
 		int irq, k = val_fact(fs, t, &e->args[0], &irq);
 
-		if (k == FK_PMASK || (k == FK_PARAM && e->callee))
+		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP || (k == FK_PARAM && e->callee))
 			k = FK_NONE;
 		if (e->callee && !strcmp(e->callee, "!")) {
 			if (k == FK_ZERO)

@@ -413,6 +413,18 @@ static int score(const struct hog_prog *prog, const struct hog_finding *f)
  * one.  Each reason is said in the finding (a note line, JSON
  * "demoted"), so that --all shows what was set aside and why.
  */
+/*
+ * css_put(): the final put queues css_release_work_fn() and returns; a
+ * queued release is not work done under the lock.
+ */
+static int release_defers(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	const struct hog_rule *r = f->callee ?
+		hog_rules_find(prog->rules, hog_intern(prog->rules->strs, f->callee), HR_COST) : NULL;
+
+	return r && r->release_defers;
+}
+
 static const char *note_reason(const struct hog_prog *prog, const struct hog_finding *f)
 {
 	const struct hog_path *p = &f->paths[0];
@@ -436,6 +448,8 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		return "it runs once per per-CPU batch, past a threshold, not on every call";
 	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
 		return "one atomic on a global with IRQs on: costly only when contended";
+	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && release_defers(prog, f))
+		return "its last put only queues the release (rules: release=defer), and IRQs are on";
 	return NULL;
 }
 

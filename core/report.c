@@ -10,6 +10,7 @@
 #include "report.h"
 #include "message.h"
 #include "checker.h"
+#include "html.h"
 
 int hog_format_parse(const char *s)
 {
@@ -19,6 +20,8 @@ int hog_format_parse(const char *s)
 		return HOG_FMT_JSON;
 	if (!strcmp(s, "sarif"))
 		return HOG_FMT_SARIF;
+	if (!strcmp(s, "html"))
+		return HOG_FMT_HTML;
 	return -1;
 }
 
@@ -259,6 +262,28 @@ static int render_json(const struct hog_report_item *items, int n, struct hog_bu
 	return dump(a, b, err);
 }
 
+/* ---- HTML: the findings text would show, as JSON, on one page ---- */
+
+static void render_html(const struct hog_report_item *items, int n,
+			const struct hog_report_opts *o, struct hog_buf *b)
+{
+	struct hog_html_scan s = {
+		.findings = json_array(), .scope = o->scope, .version = o->tool_version,
+		.hidden_below = hog_sev_name(o->min_sev), .nlimited = o->nlimited,
+	};
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (items[i].state != HOG_BASE_ABSENT && items[i].f->sev < o->min_sev) {
+			s.hidden++;
+			continue;
+		}
+		json_array_append_new(s.findings, finding_json(&items[i]));
+	}
+	hog_html_scan(&s, b);
+	json_decref(s.findings);
+}
+
 /* ---- SARIF 2.1.0 ---- */
 
 static const struct {
@@ -441,6 +466,9 @@ int hog_report(const struct hog_report_item *items, int n,
 		return render_json(items, n, out, err);
 	case HOG_FMT_SARIF:
 		return render_sarif(items, n, o, out, err);
+	case HOG_FMT_HTML:
+		render_html(items, n, o, out);
+		return 0;
 	}
 	*err = hog_xstrdup("unknown format");
 	return -1;

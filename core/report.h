@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Findings rendered for people (gcc-style text) and machines (JSON,
- * SARIF 2.1.0).  JSON and SARIF are built with jansson.
+ * Findings rendered for people (gcc-style text, a standalone HTML page)
+ * and machines (JSON, SARIF 2.1.0).  JSON and SARIF are built with
+ * jansson; the page is made from the JSON (html.h).
  */
 #ifndef HOG_REPORT_H
 #define HOG_REPORT_H
@@ -12,7 +13,7 @@
 extern "C" {
 #endif
 
-enum hog_format { HOG_FMT_TEXT, HOG_FMT_JSON, HOG_FMT_SARIF };
+enum hog_format { HOG_FMT_TEXT, HOG_FMT_JSON, HOG_FMT_SARIF, HOG_FMT_HTML };
 
 /* How a finding compares with a baseline or an earlier revision. */
 enum hog_baseline { HOG_BASE_NONE, HOG_BASE_NEW, HOG_BASE_UNCHANGED, HOG_BASE_ABSENT,
@@ -24,7 +25,7 @@ struct hog_report_item {
 };
 
 struct hog_report_opts {
-	enum hog_sev min_sev;		/* text: hide findings below this */
+	enum hog_sev min_sev;		/* text and HTML: hide findings below this */
 	const char *srcroot;		/* absolute path of the tree, for SARIF */
 	const char *tool_version;
 	const char *scope;		/* what was scanned, for the summary line */
@@ -34,7 +35,7 @@ struct hog_report_opts {
 	int nlimited;
 };
 
-/* Parses "text", "json", "sarif"; -1 if none of them. */
+/* Parses "text", "json", "sarif", "html"; -1 if none of them. */
 int hog_format_parse(const char *s);
 
 /*

@@ -516,7 +516,7 @@ static int key_allowed(enum hog_rule_kind k, const char *key)
 		[HR_LOCK] = " op arg kind irq cond flags bit ",
 		[HR_IRQ] = " op flags ",
 		[HR_PREEMPT] = " op when ",
-		[HR_COST] = " class when ",
+		[HR_COST] = " class when release ",
 		[HR_LOCKBREAK] = " op arg ",
 		[HR_PASSTHROUGH] = " arg ",
 		[HR_ATOMIC] = " arg ",
@@ -584,6 +584,10 @@ static int parse_key(struct parse *p, enum hog_rule_kind kind, struct hog_rule *
 		x->cls = hog_intern(p->r->strs, t->val);
 	} else if (!strcmp(t->key, "when")) {
 		return parse_when(p, t->val, &x->when);
+	} else if (!strcmp(t->key, "release")) {
+		if (strcmp(t->val, "defer"))
+			return perr(p, "bad release '%s' (release=defer)", t->val);
+		x->release_defers = 1;
 	}
 	return 0;
 }

@@ -36,6 +36,12 @@ struct hog_when {
 	int arg;		/* -1: always */
 	char op;		/* '&' or '=' */
 	long long val;
+	/*
+	 * Inferred from a test the cost sits behind, not declared by a
+	 * rule: a caller passing a value the analysis cannot read keeps
+	 * the cost (a rule's gfp condition drops it).
+	 */
+	int inferred;
 };
 
 struct hog_rule {
@@ -54,6 +60,7 @@ struct hog_rule {
 	int sleeping;		/* the lock is a sleeping lock (mutex, rwsem) */
 	int bit_arg;		/* bit_spin_lock: the bit number, -1 none */
 	const char *cls;	/* cost class */
+	int release_defers;	/* cost release=defer: the last put only queues the release */
 	const char *reason;
 	struct hog_when when;
 };

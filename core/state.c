@@ -82,6 +82,27 @@ void fact_set_mask(struct tup *t, int var, int param, long long mask)
 		t->fact[i].mask = mask;
 }
 
+void fact_set_or(struct tup *t, int var, int param, long long mask)
+{
+	int i;
+
+	fact_set(t, var, FK_POR, param);
+	i = fact_find(t, var);
+	if (i >= 0)
+		t->fact[i].mask = mask;
+}
+
+/* var gets what f says of another variable, its mask too (NULL: nothing) */
+void fact_copy(struct tup *t, int var, const struct fact *f)
+{
+	int i;
+
+	fact_set(t, var, f ? f->kind : FK_NONE, f ? f->irq : 0);
+	i = f ? fact_find(t, var) : -1;
+	if (i >= 0)
+		t->fact[i].mask = f->mask;
+}
+
 static int held_eq(const struct held *a, const struct held *b)
 {
 	return a->expr == b->expr && a->cls == b->cls && a->kind == b->kind &&
@@ -128,16 +149,30 @@ static int tup_eq(const struct tup *a, const struct tup *b)
 	return 1;
 }
 
+/* The parameter's value but for the bits in the mask returned, or -1. */
+static long long param_but(const struct fact *f)
+{
+	if (f->kind == FK_PARAM)
+		return 0;
+	return f->kind == FK_POR || f->kind == FK_PKEEP ? f->mask : -1;
+}
+
 static void facts_meet(struct tup *a, const struct tup *b)
 {
 	int i, n = 0;
 
 	for (i = 0; i < a->nfact; i++) {
 		const struct fact *f = fact_get(b, a->fact[i].var);
+		struct fact *g = &a->fact[i];
 
-		if (f && f->kind == a->fact[i].kind && f->irq == a->fact[i].irq &&
-		    f->mask == a->fact[i].mask)
-			a->fact[n++] = a->fact[i];
+		if (f && f->kind == g->kind && f->irq == g->irq && f->mask == g->mask) {
+			a->fact[n++] = *g;
+		} else if (f && f->irq == g->irq && param_but(f) >= 0 && param_but(g) >= 0) {
+			/* a retry with flags |= X met the first try: the other bits still are */
+			g->mask = param_but(f) | param_but(g);
+			g->kind = FK_PKEEP;
+			a->fact[n++] = *g;
+		}
 	}
 	a->nfact = n;
 }

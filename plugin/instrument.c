@@ -73,6 +73,14 @@ static const char *key2(const char *f, long line)
 	return hog_intern(in.strs, buf);
 }
 
+static const char *key_call(const char *f, const char *callee)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s>%s", f, callee);
+	return hog_intern(in.strs, buf);
+}
+
 static void add_step(json_t *st, const char *next, const char *fp, int loop, int atomic)
 {
 	const char *fn = json_string_value(json_object_get(st, "function"));
@@ -82,7 +90,15 @@ static void add_step(json_t *st, const char *next, const char *fp, int loop, int
 
 	if (!fn || line <= 0)
 		return;
-	k = key2(fn, line);
+	/*
+	 * A call step is every call of that callee in that function (one
+	 * finding stands for all of them); a loop or an atomic is where
+	 * the finding says.
+	 */
+	if (next && !loop && !atomic)
+		k = key_call(fn, next);
+	else
+		k = key2(fn, line);
 	if (hog_map_get(in.steps, k))
 		return;
 	s = (struct step *)hog_xcalloc(1, sizeof(*s));
@@ -346,9 +362,15 @@ static const char *callee_name(gimple *g)
 {
 	tree fn = is_gimple_call(g) ? gimple_call_fndecl(g) : NULL_TREE;
 
-	if (!fn || !DECL_NAME(fn) || fndecl_built_in_p(fn))
+	const char *n;
+
+	if (!fn || !DECL_NAME(fn))
 		return NULL;
-	return hog_intern(in.strs, IDENTIFIER_POINTER(DECL_NAME(fn)));
+	n = IDENTIFIER_POINTER(DECL_NAME(fn));
+	/* malloc(), free(), printf() are builtins too: only __builtin_* are not calls */
+	if (fndecl_built_in_p(fn) && (!fndecl_built_in_p(fn, BUILT_IN_NORMAL) || n[0] == '_'))
+		return NULL;
+	return hog_intern(in.strs, n);
 }
 
 /* spinlock_check(lock) is lock: follow passthrough calls to the lock */
@@ -609,6 +631,21 @@ static void probe_atomic(struct hog_module *m, gimple *g, int arg, const char *f
 	insert_before(g, gimple_build_call(hook(H_ATOMIC), 2, new_site(&p), a));
 }
 
+/* The header ends in a test and is not its own body: the while (c) shape. */
+static bool header_only_tests(basic_block h)
+{
+	gimple *last = last_stmt(h);
+	edge e;
+	edge_iterator ei;
+
+	if (!last || gimple_code(last) != GIMPLE_COND)
+		return false;
+	FOR_EACH_EDGE(e, ei, h->succs)
+		if (e->dest == h)
+			return false;
+	return true;
+}
+
 static void probe_loop(class loop *loop, const char *name, const char *fp)
 {
 	struct probe_site p = { 0 };
@@ -630,8 +667,11 @@ static void probe_loop(class loop *loop, const char *name, const char *fp)
 	site = new_site(&p);
 	/*
 	 * cnt: header runs before this one; next: this one included.  An
-	 * exit from the header is a failed test, not an iteration.
+	 * iteration is a run of the body: when the header only tests
+	 * (while, for), leaving from it is the failed test, not an
+	 * iteration; when it is the body (do-while, for (;;)), it is one.
 	 */
+	bool test_only = header_only_tests(h);
 	cnt = make_ssa_name(type);
 	next = make_ssa_name(type);
 	gphi *phi = create_phi_node(cnt, h);
@@ -645,33 +685,43 @@ static void probe_loop(class loop *loop, const char *name, const char *fp)
 		if (x->flags & (EDGE_ABNORMAL | EDGE_EH))
 			continue;
 		gsi_insert_on_edge(x, gimple_build_call(hook(H_LOOP), 2, site,
-							x->src == h ? cnt : next));
+							x->src == h && test_only ? cnt : next));
 	}
 }
 
-/* The callee a loop is about: the first with a cost rule, else the first call. */
+/*
+ * The callee a loop is about: one with a cost rule, else the biggest the
+ * unit has the IR of (__free_one_page(), not list_del()), else the first.
+ */
 static const char *loop_callee(class loop *loop)
 {
 	basic_block *body = get_loop_body(loop);
-	const char *first = NULL, *cost = NULL;
+	const char *first = NULL, *best = NULL;
+	int best_size = -1;
 	unsigned i;
 
-	for (i = 0; i < loop->num_nodes && !cost; i++)
+	for (i = 0; i < loop->num_nodes; i++)
 		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
 			const char *c = callee_name(gsi_stmt(g));
+			struct hog_func *f;
 
 			if (!c || hog_rules_find(in.rules, c, HR_CHEAP) ||
 			    hog_rules_find(in.rules, c, HR_LOCK))
 				continue;
 			if (hog_rules_find(in.rules, c, HR_COST)) {
-				cost = c;
-				break;
+				free(body);
+				return c;
+			}
+			f = ir_func(c);
+			if (f && f->nblocks > best_size) {
+				best = c;
+				best_size = f->nblocks;
 			}
 			if (!first)
 				first = c;
 		}
 	free(body);
-	return cost ? cost : first ? first : "";
+	return best ? best : first ? first : "";
 }
 
 /* ---- one function ---- */
@@ -697,14 +747,14 @@ static bool instrumentable(const char *fname)
 
 	/*
 	 * notrace, noinstr: the runtime's own hooks are notrace too.  The
-	 * kernel's "inline" is "inline notrace" (compiler_types.h), for every
-	 * inline function: that notrace is ftrace's business, not a request
-	 * to leave the function alone, and the releases in inline helpers
-	 * (wp_page_reuse(), unlock_page_lruvec_irqrestore()) and the atomic
-	 * in memcg_rstat_updated() would be lost with it.
+	 * kernel marks every "inline" notrace (compiler_types.h) to keep
+	 * ftrace off their out-of-line copies; that is not a request to
+	 * leave them alone, and memcg_rstat_updated() is one of them.
 	 */
-	if ((lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(d)) &&
-	     !DECL_DECLARED_INLINE_P(d)) || !strncmp(fname, "__lockhog_", 10))
+	if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(d)) &&
+	    !DECL_DECLARED_INLINE_P(d))
+		return false;
+	if (!strncmp(fname, "__lockhog_", 10))
 		return false;
 	if (sec && (strstr(sec, ".noinstr.") || strstr(sec, ".entry.text")))
 		return false;
@@ -728,6 +778,7 @@ static void collect_call(struct hog_module *m, gimple *g, const char *fname, boo
 	const struct hog_rule *r = c ? hog_rules_find(in.rules, c, HR_LOCK) : NULL;
 	const struct step *s = (const struct step *)hog_map_get(in.steps,
 							       key2(fname, stmt_line(g)));
+	/* s: a loop or atomic finding at this line */
 	act a = { g, W_CALL, r, c, "", -1 };
 
 	if (r) {
@@ -751,12 +802,26 @@ static void collect_call(struct hog_module *m, gimple *g, const char *fname, boo
 	}
 	if (!c)
 		return;
-	if (s && (!s->callee || s->callee == c)) {
+	s = (const struct step *)hog_map_get(in.steps, key_call(fname, c));
+	if (s) {
 		a.fp = s->fp;
 		acts.safe_push(a);
 	} else if (all && hog_rules_find(in.rules, c, HR_COST)) {
 		acts.safe_push(a);
 	}
+}
+
+/* The loop finding whose line is one of the loop header's statements. */
+static const struct step *header_step(const char *fname, class loop *loop)
+{
+	for (gimple_stmt_iterator g = gsi_start_bb(loop->header); !gsi_end_p(g); gsi_next(&g)) {
+		const struct step *s = (const struct step *)hog_map_get(in.steps,
+								       key2(fname, stmt_line(gsi_stmt(g))));
+
+		if (s && s->loop)
+			return s;
+	}
+	return NULL;
 }
 
 static bool takes_lock(const auto_vec<act> &acts)
@@ -767,7 +832,7 @@ static bool takes_lock(const auto_vec<act> &acts)
 	return false;
 }
 
-static void place(struct hog_module *m, bool all, auto_vec<act> &acts)
+static void place(struct hog_module *m, const char *fname, bool all, auto_vec<act> &acts)
 {
 	for (act &a : acts) {
 		if (a.what == W_LOCK)
@@ -783,6 +848,15 @@ static void place(struct hog_module *m, bool all, auto_vec<act> &acts)
 		for (auto loop : loops_list(cfun, LI_FROM_INNERMOST))
 			probe_loop(loop, loop_callee(loop), "");
 		return;
+	}
+	/* a loop finding is at the loop's line, or at a call in its body */
+	for (auto loop : loops_list(cfun, 0)) {
+		const struct step *st = header_step(fname, loop);
+
+		if (st) {
+			loop->aux = (void *)1;
+			probe_loop(loop, st->callee ? st->callee : "", st->fp);
+		}
 	}
 	for (act &a : acts) {
 		class loop *l = a.what == W_LOOP ? gimple_bb(a.g)->loop_father : NULL;
@@ -819,8 +893,7 @@ unsigned int lh_instrument_function(struct hog_module *mod)
 		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
 			if (is_gimple_call(gsi_stmt(g)))
 				collect_call(m, gsi_stmt(g), fname, all, holder, acts);
-	if (!acts.is_empty())
-		place(m, all, acts);
+	place(m, fname, all, acts);
 	hog_module_free(m);
 	if (in.nsites == before)
 		return 0;

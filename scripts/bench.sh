@@ -10,7 +10,8 @@
 # load favours neither, and reports the median of the pairwise ratios
 # with its min and max.  mm/'s objects are removed before every build so
 # that kbuild really compiles.  Then the analysis step's time and peak
-# memory, and the Coccinelle scripts beside the kernel's (cocci/bench.sh).
+# memory, the Coccinelle scripts beside the kernel's (cocci/bench.sh), and
+# the userspace runtime's probes under callgrind (scripts/bench-rt.sh).
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
@@ -151,6 +152,9 @@ printf 'scan analysis of mm/ (cross-file composition, report): %ss, peak memory 
 
 # the Coccinelle side (issue 3): lockhog's scripts beside the kernel's locks/*.cocci
 cocci/bench.sh "$KDIR"
+
+# the userspace runtime (issue 10): instructions a probe pair adds, under callgrind
+scripts/bench-rt.sh
 
 # the run-time half (issue 10): the e2e workload under QEMU, uninstrumented,
 # with lockhog's runtime and with CONFIG_LOCK_STAT

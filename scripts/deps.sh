@@ -6,7 +6,7 @@ set -e
 PKGS="gcc g++ make gcc-12-plugin-dev libjansson-dev libelf-dev libcmocka-dev
       llvm-14-tools python3 python3-jsonschema linux-source-6.1 xz-utils distcc
       flex bison bc libssl-dev coccinelle sparse quilt patch perl
-      afl++ csmith libcsmith-dev time
+      afl++ csmith libcsmith-dev time valgrind chromium fonts-dejavu-core
       qemu-system-x86 busybox-static cpio file"
 missing=""
 for p in $PKGS; do

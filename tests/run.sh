@@ -9,6 +9,9 @@
 #   review/       lockhog review of patches to that tree (TAP scripts)
 #   series/       the linux-6.1 mm series: make kernel-patches, make kernel,
 #                 lockhog fix against 0001 (TAP)
+#   runtime/      the userspace runtime, its probes called by hand (TAP)
+#   report/       lockhog report on run-time data: text, JSON, the HTML page
+#                 in headless Chromium (TAP)
 #   cocci/        the semantic patches: apply, refuse, run the models, and
 #                 make coccicheck on KDIR in every mode (TAP)
 #   e2e/          make e2e: the series measured before and after with the
@@ -60,7 +63,7 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	echo "fixtures: $p passed ($x expected failures), $f failed"
 fi
 
-for dir in cli integration review series e2e; do
+for dir in cli integration review series report e2e; do
 	for t in tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
 		n=$dir/$(basename "$t" .sh)
@@ -68,6 +71,12 @@ for dir in cli integration review series e2e; do
 		tap "$n" "$LOG/$(basename "$t").tap" $?
 	done
 done
+
+# the userspace runtime (rt/): its probes by hand, its output
+if [ -f tests/runtime/run.sh ]; then
+	bash tests/runtime/run.sh >"$LOG/runtime.tap" 2>&1
+	tap runtime "$LOG/runtime.tap" $?
+fi
 
 # After integration/, which configured and built KDIR: the semantic
 # patches also run through the tree's own make coccicheck.
