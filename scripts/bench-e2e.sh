@@ -29,9 +29,9 @@ E2E_SEED=pristine e2e_kernel bench-plain pristine 0
 E2E_SEED=prove e2e_kernel bench-lockstat pristine 0 CONFIG_LOCK_STAT=y
 e2e_initramfs
 for k in bench-plain pristine bench-lockstat; do
-	E2E_TIMEOUT=${E2E_TIMEOUT:-1800} e2e_boot $k >/dev/null
+	E2E_TAG=bench E2E_TIMEOUT=${E2E_TIMEOUT:-1800} e2e_boot $k >/dev/null
 done
-ns() { sed -n 's/^LOCKHOG-WORKLOAD-NS \([0-9]*\).*/\1/p' "$E2E/$1.log" | tr -d '\r'; }
+ns() { sed -n 's/^LOCKHOG-WORKLOAD-NS \([0-9]*\).*/\1/p' "$E2E/bench-$1.log" | tr -d '\r'; }
 python3 - "$(ns bench-plain)" "$(ns pristine)" "$(ns bench-lockstat)" <<'PY'
 import sys
 plain, lh, ls = (int(x) / 1e9 for x in sys.argv[1:])

@@ -210,26 +210,30 @@ e2e_initramfs() {
 
 # e2e_boot NAME [ROUNDS]: boots it, the serial console into build/e2e/NAME.log,
 # the JSON between the markers into build/e2e/NAME.json
+# (E2E_TAG=T: build/e2e/T-NAME.log and .json, for bench, which must not
+# overwrite make e2e's)
 e2e_boot() {
-	local name=$1 rounds=${2:-${E2E_ROUNDS:-}} log=$E2E/$1.log rc
-	rm -f "$log" "$E2E/$name.json"
+	local name=$1 rounds=${2:-${E2E_ROUNDS:-}} rc
+	local tag=${E2E_TAG:+$E2E_TAG-}
+	local log=$E2E/$tag$1.log json=$E2E/$tag$1.json
+	rm -f "$log" "$json"
+	rc=0
 	timeout -k 10 "$E2E_TIMEOUT" qemu-system-x86_64 -accel tcg -smp 2,sockets=2,cores=1 -m "$E2E_MEM" \
 		-display none -monitor none -serial "file:$log" -no-reboot \
 		-kernel "$E2E/out/$name/arch/x86/boot/bzImage" -initrd "$E2E/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=4 tsc_early_khz=$E2E_TSC_KHZ tsc=reliable lockhog.rounds=${rounds:-0}" \
-		</dev/null >"$E2E/$name.qemu.log" 2>&1
-	rc=$?
+		</dev/null >"$E2E/$tag$name.qemu.log" 2>&1 || rc=$?
 	[ $rc = 124 ] || [ $rc = 137 ] &&
 		fail "$name: the guest hung: killed after $E2E_TIMEOUT s (see $log)"
-	[ $rc = 0 ] || fail "$name: qemu exited $rc (see $E2E/$name.qemu.log)"
+	[ $rc = 0 ] || fail "$name: qemu exited $rc (see $E2E/$tag$name.qemu.log)"
 	grep -q '^LOCKHOG-DONE' "$log" || fail "$name: the guest stopped before the end of the workload (see $log)"
 	grep -q '^LOCKHOG-CPUS 2' "$log" || fail "$name: the guest does not run on 2 CPUs (see $log)"
 	sed -n '/^LOCKHOG-JSON-BEGIN/,/^LOCKHOG-JSON-END/p' "$log" | sed '1d;$d' | tr -d '\r' |
-		base64 -d >"$E2E/$name.json.tmp" 2>/dev/null ||
+		base64 -d >"$json.tmp" 2>/dev/null ||
 		fail "$name: the JSON on the console does not decode (see $log)"
-	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$E2E/$name.json.tmp" 2>/dev/null ||
-		fail "$name: the runtime's JSON does not parse (see $E2E/$name.json.tmp)"
-	mv "$E2E/$name.json.tmp" "$E2E/$name.json"
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$json.tmp" 2>/dev/null ||
+		fail "$name: the runtime's JSON does not parse (see $json.tmp)"
+	mv "$json.tmp" "$json"
 	step "boot $name: workload $(sed -n 's/^LOCKHOG-WORKLOAD-NS \([0-9]*\).*/\1/p' "$log" | tr -d '\r' |
 		awk '{ printf "%.1f s", $1 / 1e9 }')"
 }
