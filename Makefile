@@ -5,6 +5,7 @@
 #   make check   build, then run every test
 #   make bench   plugin overhead on a kbuild of mm/, the runtime's probes
 #   make bench-rt  the userspace runtime's probes under callgrind alone
+#   make e2e     the mm series measured under QEMU with the kernel runtime
 #   make bench-kernel  the plugin on a whole kernel build
 #
 # See README.md.
@@ -49,7 +50,7 @@ KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 # the same source built by clang 19 (LLVM=-19), for lockhog-check's mm/ test
 KDIR_LLVM ?= $(CURDIR)/$(BUILD)/linux-6.1-llvm
 
-.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel-tree-llvm kernel kernel-patches cocci
+.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel-tree-llvm kernel kernel-patches cocci e2e
 all: $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK) $(RT_A) $(RT_SO)
 
 deps:
@@ -130,6 +131,10 @@ bench-rt: deps all
 # the plugin on a whole kernel build, with and without it (about 40 min)
 bench-kernel: deps all
 	@scripts/bench-kernel.sh
+
+# the series measured under QEMU: kernels with the runtime, before and after
+e2e: deps all
+	@scripts/e2e.sh
 
 # Coccinelle rules: regenerate their lists from rules/
 cocci: all

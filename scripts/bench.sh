@@ -169,4 +169,8 @@ cocci/bench.sh "$KDIR"
 
 # the userspace runtime (issue 10): instructions a probe pair adds, under callgrind
 scripts/bench-rt.sh
+
+# the run-time half (issue 10): the e2e workload under QEMU, uninstrumented,
+# with lockhog's runtime and with CONFIG_LOCK_STAT
+JOBS=$JOBS scripts/bench-e2e.sh
 [ -c /dev/null ] || die "/dev/null is no longer a character device"

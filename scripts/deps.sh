@@ -7,7 +7,8 @@ PKGS="gcc g++ make gcc-12-plugin-dev libjansson-dev libelf-dev libcmocka-dev
       llvm-14-tools python3 python3-jsonschema linux-source-6.1 xz-utils distcc
       flex bison bc libssl-dev coccinelle sparse quilt patch perl
       afl++ csmith libcsmith-dev time valgrind chromium fonts-dejavu-core
-      libclang-19-dev llvm-19-dev clang-19 lld-19"
+      libclang-19-dev llvm-19-dev clang-19 lld-19
+      qemu-system-x86 busybox-static cpio file"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -14,6 +14,8 @@
 #                 in headless Chromium (TAP)
 #   cocci/        the semantic patches: apply, refuse, run the models, and
 #                 make coccicheck on KDIR in every mode (TAP)
+#   e2e/          make e2e: the series measured before and after with the
+#                 kernel runtime under QEMU (TAP; kernels kept in build/e2e)
 #
 # KDIR names the kernel tree (make check passes build/linux-6.1).
 set -u
@@ -61,7 +63,7 @@ if [ -f tests/fixtures/lit.cfg.py ]; then
 	echo "fixtures: $p passed ($x expected failures), $f failed"
 fi
 
-for dir in cli integration review series report clang; do
+for dir in cli integration review series report clang e2e; do
 	for t in tests/$dir/*.sh; do
 		[ -f "$t" ] || continue
 		n=$dir/$(basename "$t" .sh)
