@@ -15,6 +15,9 @@
 /// the lock is a plain (not _irq/_irqsave) one and -D nocond is not given:
 /// give -D nocond when any caller may hold another lock or run in atomic
 /// context (free_pcppages_bulk() runs under the per-cpu pages lock).
+/// -D always gives the lock up every batch whatever need_resched() says:
+/// for a lock held with IRQs off, where the cost of the hold is also this
+/// CPU's interrupts waiting, contended or not.
 ///
 // Confidence: Low
 // Copyright: (C) 2025 lockhog authors.
@@ -38,6 +41,7 @@ virtual context
 virtual org
 virtual report
 virtual nocond
+virtual always
 
 @initialize:python@
 @@
@@ -538,6 +542,7 @@ FN = None
 CALLEE = None
 BATCH = "32"
 NOCOND = False
+ALWAYS = False
 
 def key(p):
     return (p.file, int(p.line), int(p.column))
@@ -632,6 +637,10 @@ BATCH = batch
 @script:python depends on nocond@
 @@
 NOCOND = True
+
+@script:python depends on always@
+@@
+ALWAYS = True
 
 // ------------------------------------------------------------------
 // Calls that reach themselves again with the lock held: calls in a loop
@@ -1111,12 +1120,18 @@ def plan(path):
             for rkk, text in sorted(set(rereads.get(rk, []))):
                 if rkk < pick and rkk not in looped_assign:
                     body.append(text + ";")
-            text = ("if (++batch >= %s) {\n" % BATCH +
-                    "%s\tbatch = 0;\n" % ind +
-                    "%s\tif (%s) {\n" % (ind, " || ".join(tests)) +
-                    "".join("%s\t\t%s\n" % (ind, b) for b in body) +
-                    "%s\t}\n" % ind +
-                    "%s}" % ind)
+            if ALWAYS:
+                text = ("if (++batch >= %s) {\n" % BATCH +
+                        "%s\tbatch = 0;\n" % ind +
+                        "".join("%s\t%s\n" % (ind, b) for b in body) +
+                        "%s}" % ind)
+            else:
+                text = ("if (++batch >= %s) {\n" % BATCH +
+                        "%s\tbatch = 0;\n" % ind +
+                        "%s\tif (%s) {\n" % (ind, " || ".join(tests)) +
+                        "".join("%s\t\t%s\n" % (ind, b) for b in body) +
+                        "%s\t}\n" % ind +
+                        "%s}" % ind)
             P["break"][pick] = text
             P["decl"][fk[1]] = "unsigned int batch = 0"
     PLAN[path] = P

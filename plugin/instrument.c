@@ -47,6 +47,7 @@ static struct {
 	tree site_type, fields[SITE_NFIELDS];
 	tree hooks[7];
 	int nsites;
+	auto_vec<gimple *> releases;	/* this function's release probes */
 } in;
 
 enum hook { H_ACQ, H_TRY, H_REL, H_BEGIN, H_END, H_LOOP, H_ATOMIC };
@@ -590,7 +591,10 @@ static void probe_lock(struct hog_module *m, gimple *g, const struct hog_rule *r
 	p.lock_kind = r->lock_kind;
 	site = new_site(&p);
 	if (r->op == HOP_RELEASE) {
-		insert_before(g, gimple_build_call(hook(H_REL), 2, site, lock_arg(g, r)));
+		gcall *rel = gimple_build_call(hook(H_REL), 2, site, lock_arg(g, r));
+
+		insert_before(g, rel);
+		in.releases.safe_push(rel);
 	} else if (r->op == HOP_ACQUIRE) {
 		insert_after(g, gimple_build_call(hook(H_ACQ), 2, site, lock_arg(g, r)));
 	} else if ((res = try_result(g))) {
@@ -646,46 +650,92 @@ static bool header_only_tests(basic_block h)
 	return true;
 }
 
+/* var's value as an SSA name, loaded before gsi */
+static tree load_count(gimple_stmt_iterator *gsi, tree var)
+{
+	tree t = make_ssa_name(TREE_TYPE(var));
+
+	gsi_insert_before(gsi, gimple_build_assign(t, var), GSI_SAME_STMT);
+	return t;
+}
+
+/*
+ * The loop's count so far goes to the hold a release inside the body
+ * closes (a lock break: spin_unlock(); spin_lock();), and counting
+ * starts again for the next hold.
+ */
+static void hand_over_at_releases(class loop *loop, tree site, tree var)
+{
+	for (gimple *rel : in.releases) {
+		gimple_stmt_iterator gsi;
+
+		if (!gimple_bb(rel) || !flow_bb_inside_loop_p(loop, gimple_bb(rel)))
+			continue;
+		gsi = gsi_for_stmt(rel);
+		gsi_insert_before(&gsi, gimple_build_call(hook(H_LOOP), 2, site,
+							  load_count(&gsi, var)), GSI_SAME_STMT);
+		gsi_insert_before(&gsi, gimple_build_assign(var, build_int_cst(TREE_TYPE(var), 0)),
+				  GSI_SAME_STMT);
+	}
+}
+
 static void probe_loop(class loop *loop, const char *name, const char *fp)
 {
 	struct probe_site p = { 0 };
 	basic_block h = loop->header;
-	tree type = long_unsigned_type_node, cnt, next, site;
+	tree type = long_unsigned_type_node, var, site, t, t1;
 	gimple_stmt_iterator gsi;
 	edge e;
 	edge_iterator ei;
+	bool test_only;
 
 	FOR_EACH_EDGE(e, ei, h->preds)
 		if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
 			return;
 	p.kind = K_LOOP;
-	p.line = h->loop_father == loop && !gsi_end_p(gsi_start_nondebug_bb(h)) ?
+	p.line = !gsi_end_p(gsi_start_nondebug_bb(h)) ?
 		 stmt_line(gsi_stmt(gsi_start_nondebug_bb(h))) : 0;
 	p.file = fn_file();
 	p.name = name;
 	p.fp = fp;
 	site = new_site(&p);
 	/*
-	 * cnt: header runs before this one; next: this one included.  An
-	 * iteration is a run of the body: when the header only tests
-	 * (while, for), leaving from it is the failed test, not an
-	 * iteration; when it is the body (do-while, for (;;)), it is one.
+	 * The count lives in a local in memory (stores and loads, made
+	 * registers again by GCC's later passes), so that a release in the
+	 * body can hand it over and restart it.  Each run of the header
+	 * adds one.  An iteration is a run of the body: when the header
+	 * only tests (while, for), leaving from it is the failed test, not
+	 * an iteration; when it is the body (do-while, for (;;)), it is one.
 	 */
-	bool test_only = header_only_tests(h);
-	cnt = make_ssa_name(type);
-	next = make_ssa_name(type);
-	gphi *phi = create_phi_node(cnt, h);
-	gsi = gsi_after_labels(h);
-	gsi_insert_before(&gsi, gimple_build_assign(next, PLUS_EXPR, cnt,
-						    build_int_cst(type, 1)), GSI_NEW_STMT);
+	var = create_tmp_var(type, "lockhog_iters");
+	TREE_ADDRESSABLE(var) = 1;
+	test_only = header_only_tests(h);
 	FOR_EACH_EDGE(e, ei, h->preds)
-		add_phi_arg(phi, flow_bb_inside_loop_p(loop, e->src) ? next : build_int_cst(type, 0),
-			    e, UNKNOWN_LOCATION);
+		if (!flow_bb_inside_loop_p(loop, e->src))
+			gsi_insert_on_edge(e, gimple_build_assign(var, build_int_cst(type, 0)));
+	gsi = gsi_after_labels(h);
+	t = load_count(&gsi, var);
+	t1 = make_ssa_name(type);
+	gsi_insert_before(&gsi, gimple_build_assign(t1, PLUS_EXPR, t, build_int_cst(type, 1)),
+			  GSI_SAME_STMT);
+	gsi_insert_before(&gsi, gimple_build_assign(var, t1), GSI_SAME_STMT);
+	hand_over_at_releases(loop, site, var);
 	for (edge x : get_loop_exit_edges(loop)) {
+		gimple_seq seq = NULL;
+		tree n = make_ssa_name(type);
+
 		if (x->flags & (EDGE_ABNORMAL | EDGE_EH))
 			continue;
-		gsi_insert_on_edge(x, gimple_build_call(hook(H_LOOP), 2, site,
-							x->src == h && test_only ? cnt : next));
+		gimple_seq_add_stmt(&seq, gimple_build_assign(n, var));
+		if (x->src == h && test_only) {
+			tree m = make_ssa_name(type);
+
+			gimple_seq_add_stmt(&seq, gimple_build_assign(m, MINUS_EXPR, n,
+								      build_int_cst(type, 1)));
+			n = m;
+		}
+		gimple_seq_add_stmt(&seq, gimple_build_call(hook(H_LOOP), 2, site, n));
+		gsi_insert_seq_on_edge(x, seq);
 	}
 }
 
@@ -705,8 +755,9 @@ static const char *loop_callee(class loop *loop)
 			const char *c = callee_name(gsi_stmt(g));
 			struct hog_func *f;
 
+			/* nor the probes placed already */
 			if (!c || hog_rules_find(in.rules, c, HR_CHEAP) ||
-			    hog_rules_find(in.rules, c, HR_LOCK))
+			    hog_rules_find(in.rules, c, HR_LOCK) || !strncmp(c, "__lockhog_", 10))
 				continue;
 			if (hog_rules_find(in.rules, c, HR_COST)) {
 				free(body);
@@ -887,6 +938,7 @@ unsigned int lh_instrument_function(struct hog_module *mod)
 		return 0;
 	all = in.all || hog_map_get(in.funcs, fname);
 	holder = all || hog_map_get(in.holders, fname);
+	in.releases.truncate(0);
 	in.mod = mod;
 	m = hog_module_new(in.strs, "");
 	FOR_EACH_BB_FN(bb, cfun)

@@ -3,7 +3,7 @@
 # instrument=: the probes the plugin places, run against a runtime that
 # prints them (tests/instrument/trace.c): every acquire, release, costly
 # call, loop trip count and atomic on a global of probe.c with
-# instrument=all, exactly; only what a report's findings name, with
+# instrument=all, exactly (a loop that breaks its lock: per hold); only what a report's findings name, with
 # their fingerprints, with instrument=REPORT; listed functions only with
 # a list; notrace never; a bad instrument= file turns the plugin off
 # with a note and the build goes on; and the kernel-style fixture of the
@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 D=tests/instrument
 PF=(-fplugin="$PWD/build/lockhog.so" -fplugin-arg-lockhog-rules="$PWD/$D/user.rules"
     -fplugin-arg-lockhog-diag=none)
-echo "1..17"
+echo "1..18"
 
 # run NAME INSTRUMENT-ARG: build probe.c so, link it with trace.c, run it
 run() {
@@ -32,8 +32,10 @@ res $? "instrument=all: probe.c builds silently and runs" "$T/all.err"
 [ ! -s "$T/all.err" ] && ok "instrument=all: no diagnostics" || notok "instrument=all: no diagnostics" "$T/all.err"
 diff -u $D/all.expect "$T/all.out" >"$T/all.diff"
 res $? "instrument=all: every probe, in order, with its trip count" "$T/all.diff"
-grep -q '^13 sites of 48 bytes$' "$T/all.out"
-res $? "instrument=all: 13 descriptors of 48 bytes in lockhog_sites" "$T/all.out"
+grep -q '^18 sites of 48 bytes$' "$T/all.out"
+res $? "instrument=all: 18 descriptors of 48 bytes in lockhog_sites" "$T/all.out"
+[ "$(grep '^loop loop breaker:' "$T/all.out" | awk '{print $NF}' | tr '\n' ' ')" = "4 4 2 " ]
+res $? "instrument=all: a loop that breaks its lock hands each hold its own rounds (4 4 2)" "$T/all.out"
 ! grep -q ' quiet:' "$T/all.out"
 res $? "instrument=all: a notrace function is not probed" "$T/all.out"
 

@@ -2,7 +2,8 @@
 /*
  * What instrument= probes, run against trace.c, which prints every probe:
  * a section with a loop and three costly calls, a trylock, an atomic on
- * a global, do-while and for (;;) trip counts, and a notrace function
+ * a global, do-while and for (;;) trip counts, a loop that breaks its
+ * lock (its rounds go to the hold they ran in), and a notrace function
  * that takes the lock but must not be probed.
  */
 #include <pthread.h>
@@ -45,6 +46,22 @@ void shapes(int k)
 		if (++j == 7)
 			break;
 	counter += j;
+	pthread_spin_unlock(&m);
+}
+
+/* a lock break every 4 rounds: each hold gets its own rounds */
+void breaker(int n)
+{
+	int i;
+
+	pthread_spin_lock(&m);
+	for (i = 0; i < n; i++) {
+		counter++;
+		if (i % 4 == 3) {
+			pthread_spin_unlock(&m);
+			pthread_spin_lock(&m);
+		}
+	}
 	pthread_spin_unlock(&m);
 }
 

@@ -26,6 +26,7 @@ void __lockhog_atomic(struct lockhog_site *s, const void *a) { say("atomic", s, 
 void work(int n);
 void shapes(int k);
 void quiet(void);
+void breaker(int n);
 extern pthread_spinlock_t m;
 
 int main(void)
@@ -36,6 +37,7 @@ int main(void)
 	work(1000);
 	work(0);
 	shapes(5);
+	breaker(10);
 	quiet();
 	return 0;
 }
