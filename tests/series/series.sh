@@ -27,9 +27,9 @@ echo "1..11"
 scripts/kernel-patches.sh >"$OUT/kernel-patches.log" 2>&1
 rc=$?
 res $rc "make kernel-patches: generated patches match their command, all apply" "$OUT/kernel-patches.log"
-grep -q "^kernel-patches: OK: 3 patches apply in order (2 generated and matching their command, 1 by hand)" \
+grep -q "^kernel-patches: OK: 4 patches apply in order (2 generated and matching their command, 2 by hand)" \
 	"$OUT/kernel-patches.log" && grep -q "^kernel-patches: checkpatch.pl: 0 errors" "$OUT/kernel-patches.log"
-res $? "0001 and 0002 generated, 0003 by hand; checkpatch.pl: 0 errors" "$OUT/kernel-patches.log"
+res $? "0001 and 0002 generated, 0003 and 0004 by hand; checkpatch.pl: 0 errors" "$OUT/kernel-patches.log"
 
 # 3-7. make kernel
 OUT_K=$OUT/kernel
