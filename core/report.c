@@ -236,7 +236,8 @@ static json_t *finding_json(const struct hog_report_item *it)
 	return o;
 }
 
-static int dump(json_t *root, struct hog_buf *b, char **err)
+/* Writes root into b, indented, in insertion order; takes the reference. */
+int hog_json_dump(json_t *root, struct hog_buf *b, char **err)
 {
 	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 
@@ -259,7 +260,7 @@ static int render_json(const struct hog_report_item *items, int n, struct hog_bu
 
 	for (i = 0; i < n; i++)
 		json_array_append_new(a, finding_json(&items[i]));
-	return dump(a, b, err);
+	return hog_json_dump(a, b, err);
 }
 
 /* ---- HTML: the findings text would show, as JSON, on one page ---- */
@@ -451,7 +452,7 @@ static int render_sarif(const struct hog_report_item *items, int n,
 	root = json_pack("{s:s,s:s,s:[o]}",
 			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 			 "version", "2.1.0", "runs", run);
-	return dump(root, b, err);
+	return hog_json_dump(root, b, err);
 }
 
 int hog_report(const struct hog_report_item *items, int n,

@@ -37,6 +37,9 @@ struct hog_report_opts {
 
 /* Parses "text", "json", "sarif", "html"; -1 if none of them. */
 int hog_format_parse(const char *s);
+/* JSON out: root (a jansson json_t, whose reference it takes) into b. */
+struct json_t;
+int hog_json_dump(struct json_t *root, struct hog_buf *b, char **err);
 
 /*
  * Appends the rendering of items to out.  Text ends with one summary

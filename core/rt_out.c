@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "report.h"
 
 /* ---- text ---- */
 
@@ -278,7 +279,6 @@ static json_t *jheader(const struct hog_rt *rt)
 int hog_rt_json(const struct hog_rt *rt, struct hog_buf *b, char **err)
 {
 	json_t *root = jheader(rt), *secs = json_array(), *atoms = json_array();
-	char *s;
 	int i;
 
 	for (i = 0; i < rt->nsec; i++)
@@ -296,14 +296,5 @@ int hog_rt_json(const struct hog_rt *rt, struct hog_buf *b, char **err)
 		json_object_set_new(root, "static", json_string(rt->static_name));
 		json_object_set_new(root, "not_exercised", unex);
 	}
-	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (!s) {
-		*err = hog_xstrdup("cannot encode JSON");
-		return -1;
-	}
-	hog_buf_add(b, s);
-	hog_buf_add(b, "\n");
-	free(s);
-	return 0;
+	return hog_json_dump(root, b, err);
 }

@@ -122,7 +122,7 @@ e2e_plugin() {
 	PLUGIN_TAG=$(cat "$d/lockhog.so" "$d/kernel.rules" | sha256sum | cut -c1-16)
 	LOCKHOG_CFLAGS="-fplugin=$d/lockhog.so -fplugin-arg-lockhog-rules=$d/kernel.rules"
 	LOCKHOG_CFLAGS="$LOCKHOG_CFLAGS -fplugin-arg-lockhog-instrument=all"
-	LOCKHOG_CFLAGS="$LOCKHOG_CFLAGS -fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-section=0"
+	LOCKHOG_CFLAGS="$LOCKHOG_CFLAGS -fplugin-arg-lockhog-diag=none"
 	LOCKHOG_CFLAGS="$LOCKHOG_CFLAGS -fplugin-arg-lockhog-tag=$PLUGIN_TAG"
 }
 
@@ -187,6 +187,11 @@ e2e_kernel() {
 	else
 		make -C "$src" O="$out" -j"$JOBS" LOCKHOG_CFLAGS= bzImage >"$log" 2>&1
 	fi || fail "$name: kernel build failed: $(grep -m1 -E ': error:|\*\*\*' "$log" || echo "see $log")"
+	# the static findings of the same mm/, for the page's predicted-vs-measured join
+	if [ "$inst" = 1 ]; then
+		"$ROOT/build/lockhog" report --format json --out "$E2E/$name.scan.json" "$out/mm" \
+			>>"$log" 2>&1 || fail "$name: lockhog report of its mm/ failed (see $log)"
+	fi
 	touch "$out/.lockhog-e2e-built"
 	e2e_leave
 	step "kernel $name: $(grep -c -E '^  (CC|AS) ' "$log") objects compiled in $(($(date +%s) - t0)) s"

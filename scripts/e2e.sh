@@ -50,9 +50,14 @@ sed -n '/^LOCKHOG-DMESG-BEGIN/,/^LOCKHOG-DMESG-END/p' "$E2E/prove.log" | sed '1d
 python3 scripts/e2e-table.py "$E2E" || fail "the before/after table could not be made"
 
 if build/lockhog report --help 2>&1 | grep -q html; then
-	build/lockhog report --format html --out "$E2E/report.html" "$E2E/patched.json" ||
+	# each run joined to the static scan of the kernel it ran
+	build/lockhog report --format html --static "$E2E/pristine.scan.json" \
+		--out "$E2E/report.html" "$E2E/pristine.json" ||
 		fail "lockhog report --format html failed"
-	step "report: $E2E/report.html"
+	build/lockhog report --format html --static "$E2E/patched.scan.json" \
+		--out "$E2E/report-patched.html" "$E2E/patched.json" ||
+		fail "lockhog report --format html failed"
+	step "report: $E2E/report.html (pristine), $E2E/report-patched.html"
 else
 	rm -f "$E2E/report.html"
 	step "report: skipped: this lockhog report renders no HTML yet"

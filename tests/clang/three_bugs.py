@@ -7,37 +7,22 @@ makes of the GCC plugin's scan), as TAP lines numbered from FIRST.
   three_bugs.py REPORT.json FIRST
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import mm_checks  # noqa: E402
 
 d = json.load(open(sys.argv[1]))
 n = int(sys.argv[2]) - 1
 
 
-def check(name, cond):
-    global n
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-
-
-def paths(f):
-    yield f
-    for c in f["callers"]:
-        yield c
+tap = mm_checks.Tap(n + 1)
+check, paths, path_of = tap.check, mm_checks.paths, mm_checks.path_of
 
 
 def find(site, callee=None, kind=None):
-    for f in d:
-        if f["site"]["function"] == site and (callee is None or f["callee"] == callee) \
-           and (kind is None or f["kind"] == kind):
-            return f
-    return None
-
-
-def path_of(f, holder):
-    for p in paths(f) if f else []:
-        if p["function"] == holder:
-            return p
-    return None
+    return mm_checks.find(d, site, callee, kind)
 
 
 # 1: refill_stock -> __refill_stock -> drain_stock -> page_counter_uncharge / css_put

@@ -22,30 +22,15 @@ $LOCKHOG scan --kernel "$KDIR" --all --out $T/mm.txt mm/ 2>>$T/scan.err
 
 /usr/bin/python3 - $T/mm.json <<'PY' >$T/json.tap
 import json, sys
+sys.path.insert(0, "tests/tools")
+import mm_checks
 d = json.load(open(sys.argv[1]))
 n = 1
-def check(name, cond):
-    global n
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-
-def paths(f):
-    yield f
-    for c in f["callers"]:
-        yield c
+tap = mm_checks.Tap(n + 1)
+check, paths, path_of = tap.check, mm_checks.paths, mm_checks.path_of
 
 def find(site, callee=None, kind=None):
-    for f in d:
-        if f["site"]["function"] == site and (callee is None or f["callee"] == callee) \
-           and (kind is None or f["kind"] == kind):
-            return f
-    return None
-
-def path_of(f, holder):
-    for p in paths(f) if f else []:
-        if p["function"] == holder:
-            return p
-    return None
+    return mm_checks.find(d, site, callee, kind)
 
 # 1: refill_stock -> __refill_stock -> drain_stock -> page_counter_uncharge / css_put
 for callee in ("page_counter_uncharge", "css_put"):
