@@ -163,11 +163,11 @@ FUZZ_DEP := tests/fuzz/fuzz.h $(CORE_SRC) $(wildcard core/*.h)
 
 $(BUILD)/fuzz/afl/%: tests/fuzz/%.c $(FUZZ_DEP) | deps
 	@mkdir -p $(dir $@)
-	AFL_QUIET=1 $(AFL_CC) -O2 -g -std=gnu11 -Icore -o $@ $< $(CORE_SRC) -ljansson
+	AFL_QUIET=1 $(AFL_CC) -O2 -g -std=gnu11 -Icore -o $@ $< $(CORE_SRC) -ljansson -lm
 
 $(BUILD)/fuzz/san/%: tests/fuzz/%.c $(FUZZ_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(FUZZ_SAN) -std=gnu11 -Icore -o $@ $< $(CORE_SRC) -ljansson
+	$(CC) -O1 -g $(FUZZ_SAN) -std=gnu11 -Icore -o $@ $< $(CORE_SRC) -ljansson -lm
 
 .PHONY: fuzz
 fuzz: deps all $(addprefix $(BUILD)/fuzz/,afl/fuzz_rules afl/fuzz_ir san/fuzz_rules san/fuzz_ir)
