@@ -14,7 +14,9 @@
  *    (nchain > 1), run on the function holding the costly call.
  *  - lock_loop_break.cocci breaks the lock in the loop's function; it
  *    may add cond_resched() only when no way reaches the loop with a
- *    lock taken by a caller (-D nocond otherwise).
+ *    lock taken by a caller (-D nocond otherwise).  With IRQs off the
+ *    hold is this CPU's interrupt latency, contended or not, so the
+ *    break is taken every batch (-D always), not only on need_resched().
  *
  * Sleeping calls (a bug: the code must not sleep there at all) and
  * global atomics have no transformation.  A way with no chain names no
@@ -58,6 +60,7 @@ static enum hog_fix_kind choose(const struct hog_finding *f, struct hog_fix *x)
 	x->fn = f->site_func;
 	if (f->kind == HK_LOOP) {
 		x->nocond = caller_holds(f);
+		x->always = f->irqs_off;
 		return HOG_FIX_LOOP_BREAK;
 	}
 	if (f->kind != HK_CALL || p->nchain < 1)

@@ -27,6 +27,7 @@ struct hog_fix {
 	const char *fn;		/* the function it is restricted to (-D fn=) */
 	const char *file;	/* that function's source file, as the finding names it */
 	int nocond;		/* loops: a caller holds a lock, so no cond_resched() (-D nocond) */
+	int always;		/* loops with IRQs off: break every batch, need_resched() or not (-D always) */
 };
 
 /*
