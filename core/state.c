@@ -72,26 +72,6 @@ void fact_set(struct tup *t, int var, int kind, int irq)
 	t->fact[i].mask = 0;
 }
 
-void fact_set_mask(struct tup *t, int var, int param, long long mask)
-{
-	int i;
-
-	fact_set(t, var, FK_PMASK, param);
-	i = fact_find(t, var);
-	if (i >= 0)
-		t->fact[i].mask = mask;
-}
-
-void fact_set_or(struct tup *t, int var, int param, long long mask)
-{
-	int i;
-
-	fact_set(t, var, FK_POR, param);
-	i = fact_find(t, var);
-	if (i >= 0)
-		t->fact[i].mask = mask;
-}
-
 /* var gets what f says of another variable, its mask too (NULL: nothing) */
 void fact_copy(struct tup *t, int var, const struct fact *f)
 {
@@ -101,6 +81,20 @@ void fact_copy(struct tup *t, int var, const struct fact *f)
 	i = f ? fact_find(t, var) : -1;
 	if (i >= 0)
 		t->fact[i].mask = f->mask;
+}
+
+void fact_set_mask(struct tup *t, int var, int param, long long mask)
+{
+	struct fact f = { var, FK_PMASK, param, mask };
+
+	fact_copy(t, var, &f);
+}
+
+void fact_set_or(struct tup *t, int var, int param, long long mask)
+{
+	struct fact f = { var, FK_POR, param, mask };
+
+	fact_copy(t, var, &f);
 }
 
 static int held_eq(const struct held *a, const struct held *b)

@@ -338,25 +338,15 @@ static tree hook(enum hook h)
 
 static int stmt_line(gimple *g)
 {
-	location_t loc = gimple_location(g);
-	expanded_location x;
+	location_t loc;
+	int line, col;
 
-	if (loc == UNKNOWN_LOCATION)
-		return 0;
-	loc = linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL);
-	x = expand_location(loc);
-	return x.line > 0 ? x.line : 0;
+	return lh_user_loc(gimple_location(g), &loc, &line, &col) ? line : 0;
 }
 
 static const char *fn_file(void)
 {
-	const char *f = DECL_SOURCE_FILE(current_function_decl);
-
-	if (!f)
-		return "";
-	while (f[0] == '.' && f[1] == '/')
-		f += 2;
-	return f;
+	return lh_clean_path(DECL_SOURCE_FILE(current_function_decl));
 }
 
 static const char *callee_name(gimple *g)
@@ -489,12 +479,7 @@ static int global_atomic_arg(struct hog_module *m, gimple *g)
 		if (!e || !hog_expr_is_global(e))
 			continue;
 		if (fn && fndecl_built_in_p(fn, BUILT_IN_NORMAL)) {
-			const char *n = IDENTIFIER_POINTER(DECL_NAME(fn));
-
-			/* the RMW builtins, as lower.c counts them */
-			if (j == 0 && (!strncmp(n, "__sync_", 7) ||
-				       (!strncmp(n, "__atomic_", 9) && !strstr(n, "load") &&
-					(!strstr(n, "store") || strstr(n, "exchange")))))
+			if (j == 0 && lh_atomic_builtin(fn))
 				return j;
 			continue;
 		}

@@ -43,7 +43,7 @@ location_t lh_locs_find(struct lh_locs *l, const char *file, int line, int col)
 }
 
 /* kbuild passes "./include/..." and "mm/...": keep paths as the tree spells them */
-static const char *clean_path(const char *f)
+const char *lh_clean_path(const char *f)
 {
 	if (!f)
 		return "";
@@ -70,7 +70,7 @@ struct lower {
  * GCC's own diagnostics count it (tabs expanded), so that the plugin
  * and the lockhog command print the same locations.
  */
-static bool user_loc(location_t loc, location_t *out, int *line, int *col)
+bool lh_user_loc(location_t loc, location_t *out, int *line, int *col)
 {
 	expanded_location x;
 
@@ -95,7 +95,7 @@ static void where(struct lower *L, gimple *s)
 	location_t loc;
 	int line, col;
 
-	if (!user_loc(gimple_location(s), &loc, &line, &col))
+	if (!lh_user_loc(gimple_location(s), &loc, &line, &col))
 		return;
 	L->line = line;
 	L->col = col;
@@ -103,7 +103,7 @@ static void where(struct lower *L, gimple *s)
 }
 
 /* Atomic RMW builtins: __atomic_fetch_add, __sync_fetch_and_or, ... */
-static bool atomic_builtin(tree fn)
+bool lh_atomic_builtin(tree fn)
 {
 	const char *n;
 
@@ -162,7 +162,7 @@ static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
 	if (gimple_call_internal_p(call))
 		return;
 	if (fn && fndecl_built_in_p(fn, BUILT_IN_NORMAL)) {
-		if (atomic_builtin(fn) && n > 0) {
+		if (lh_atomic_builtin(fn) && n > 0) {
 			e = hog_block_add_event(L->m, b, HE_ATOMIC, L->line, L->col, NULL, -1, 1);
 			e->args[0] = lh_value(L->m, gimple_call_arg(call, 0));
 		}
@@ -665,14 +665,14 @@ static void loop_where(struct lower *L, class loop *loop, int *line, int *col)
 	*line = 0;
 	*col = 0;
 	if (last && gimple_code(last) == GIMPLE_COND &&
-	    user_loc(gimple_location(last), &loc, line, col)) {
+	    lh_user_loc(gimple_location(last), &loc, line, col)) {
 		lh_locs_note(L->locs, L->file, *line, *col, loc);
 		return;
 	}
 	body = get_loop_body_in_dom_order(loop);
 	for (i = 0; i < loop->num_nodes && !*line; i++)
 		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g))
-			if (user_loc(gimple_location(gsi_stmt(g)), &loc, line, col)) {
+			if (lh_user_loc(gimple_location(gsi_stmt(g)), &loc, line, col)) {
 				lh_locs_note(L->locs, L->file, *line, *col, loc);
 				break;
 			}
@@ -1224,7 +1224,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 	L.rules = rules;
 	L.arch = target_arch();
 	L.locs = locs;
-	L.file = hog_intern(m->strs, clean_path(fx.file));
+	L.file = hog_intern(m->strs, lh_clean_path(fx.file));
 	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p))
 		params++;
 	pnames = (const char **)hog_xcalloc(params + 1, sizeof(*pnames));

@@ -15,6 +15,13 @@ void lh_locs_note(struct lh_locs *l, const char *file, int line, int col,
 		  location_t loc);
 location_t lh_locs_find(struct lh_locs *l, const char *file, int line, int col);
 
+/* "mm/x.c" for "./mm/x.c"; "" for none. */
+const char *lh_clean_path(const char *f);
+/* Where a statement is, as the user wrote it (the macro's expansion point). */
+bool lh_user_loc(location_t loc, location_t *out, int *line, int *col);
+/* __atomic_fetch_add, __sync_fetch_and_or, ...: a builtin atomic RMW. */
+bool lh_atomic_builtin(tree fn);
+
 /* Value and address tracing (value.c). */
 struct hog_val lh_value(struct hog_module *m, tree t);
 const char *lh_address(struct hog_module *m, tree ref);
