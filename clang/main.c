@@ -82,12 +82,10 @@ static int takes_value(const char *a)
 
 static int sev_of(const char *s)
 {
-	if (!strcmp(s, "note"))
-		return HS_NOTE;
-	if (!strcmp(s, "warning"))
-		return HS_WARNING;
-	if (!strcmp(s, "error"))
-		return HS_ERROR;
+	int v = hog_sev_parse(s);
+
+	if (v >= 0)
+		return v;
 	fprintf(stderr, "%s: --fail-on: unknown severity '%s'\n", prog, s);
 	exit(EXIT_USAGE);
 }

@@ -121,14 +121,10 @@ char *tools_tag(const struct tools *t)
 
 int parse_sev(const char *s)
 {
-	if (!strcmp(s, "note"))
-		return HS_NOTE;
-	if (!strcmp(s, "warning"))
-		return HS_WARNING;
-	if (!strcmp(s, "error"))
-		return HS_ERROR;
-	if (!strcmp(s, "none"))
-		return -1;
+	int v = hog_sev_parse(s);
+
+	if (v >= 0 || !strcmp(s, "none"))
+		return v;
 	die("bad severity '%s' (note, warning, error or none)", s);
 }
 

@@ -182,6 +182,8 @@ unsigned hog_prog_limits(const struct hog_prog *p, const char *name);
 
 const char *hog_kind_name(enum hog_kind k);
 const char *hog_sev_name(enum hog_sev s);
+/* The severity a name says ("note", "warning", "error"), or -1. */
+int hog_sev_parse(const char *name);
 /* The chain as names: holder, ..., callee (loops end at the looping function). */
 int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
 		   const char **out, int max);

@@ -349,11 +349,21 @@ const char *hog_kind_name(enum hog_kind k)
 	return c ? c->name : "?";
 }
 
+static const char *const sev_names[] = { "note", "warning", "error" };
+
 const char *hog_sev_name(enum hog_sev s)
 {
-	static const char *const n[] = { "note", "warning", "error" };
+	return s <= HS_ERROR ? sev_names[s] : "?";
+}
 
-	return s <= HS_ERROR ? n[s] : "?";
+int hog_sev_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i <= HS_ERROR; i++)
+		if (!strcmp(name, sev_names[i]))
+			return i;
+	return -1;
 }
 
 int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
