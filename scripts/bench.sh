@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: what lockhog costs on top of a build.
 #
-#   KDIR=DIR [BENCH_PAIRS=5] [JOBS=N] scripts/bench.sh
+#   KDIR=DIR [BENCH_PAIRS=5] [JOBS=N] [BENCH_PARTS="..."] scripts/bench.sh
+#
+# BENCH_PARTS picks what to measure, by default all of: plugin check
+# review analysis cocci rt e2e (the last takes QEMU boots, about 10 min).
 #
 # A shared machine is noisier than the 5% the plugin is held to, so each
 # comparison alternates its two sides for BENCH_PAIRS pairs, the first
@@ -18,12 +21,19 @@ cd "$(dirname "$0")/.."
 KDIR=${KDIR:-$PWD/build/linux-6.1}
 PAIRS=${BENCH_PAIRS:-5}
 JOBS=${JOBS:-$(nproc)}
+PARTS=" ${BENCH_PARTS:-plugin check review analysis cocci rt e2e} "
 LOCKHOG=$PWD/build/lockhog
 PY=/usr/bin/python3
 
 die() { echo "bench: $*" >&2; exit 2; }
 [[ $PAIRS =~ ^[1-9][0-9]*$ ]] || die "BENCH_PAIRS must be a positive number, not '$PAIRS'"
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "JOBS must be a positive number, not '$JOBS'"
+for p in $PARTS; do
+	case $p in
+	plugin | check | review | analysis | cocci | rt | e2e) ;;
+	*) die "BENCH_PARTS: unknown part '$p' (plugin check review analysis cocci rt e2e)" ;;
+	esac
+done
 [ -d "$KDIR/mm" ] || die "$KDIR: no kernel tree here (scripts/kernel-tree.sh DIR)"
 [ -x "$LOCKHOG" ] || die "$LOCKHOG missing (make all)"
 TMP=$(mktemp -d)
@@ -31,6 +41,9 @@ trap 'rm -rf "$TMP"' EXIT
 [ -f "$KDIR/.config" ] || "$LOCKHOG" scan --kernel "$KDIR" mm/mmzone.c >/dev/null
 TAG=$(sha1sum build/lockhog.so rules/kernel.rules | sha1sum | cut -c1-12)
 PLUGIN_FLAGS="-fplugin=$PWD/build/lockhog.so -fplugin-arg-lockhog-rules=$PWD/rules/kernel.rules -fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-tag=$TAG"
+
+# want PART: true when BENCH_PARTS asks for PART
+want() { [[ $PARTS == *" $1 "* ]]; }
 
 # timed CMD...: runs CMD, its output discarded, and prints its seconds, the
 # peak RSS (kB) of its biggest process and its CPU seconds (which others'
@@ -135,12 +148,14 @@ peak_mib() {
 # warm the tree (headers in the page cache) so that the first pair
 # compiles the same work as the others
 timed make -C "$KDIR" -j"$JOBS" mm/ >/dev/null
-pairs build_plain build_plugin >"$TMP/builds"
-medians "$TMP/builds" "kbuild of mm/ without plugin: " "kbuild of mm/ with plugin:    " \
-	"plugin overhead ratio: " "plugin overhead ratio in CPU time: "
-echo "compiler peak memory: $(peak_mib "$TMP/builds" 5) MiB with the plugin loaded," \
-	"$(peak_mib "$TMP/builds" 2) MiB without (-j$JOBS)"
-if [ -x build/lockhog-check ]; then
+if want plugin; then
+	pairs build_plain build_plugin >"$TMP/builds"
+	medians "$TMP/builds" "kbuild of mm/ without plugin: " "kbuild of mm/ with plugin:    " \
+		"plugin overhead ratio: " "plugin overhead ratio in CPU time: "
+	echo "compiler peak memory: $(peak_mib "$TMP/builds" 5) MiB with the plugin loaded," \
+		"$(peak_mib "$TMP/builds" 2) MiB without (-j$JOBS)"
+fi
+if want check && [ -x build/lockhog-check ]; then
 	pairs build_plain check_mm >"$TMP/check"
 	medians "$TMP/check" "kbuild of mm/ without plugin: " \
 		"C=2 CHECK=lockhog-check over mm/ (nothing compiled): " \
@@ -149,28 +164,32 @@ if [ -x build/lockhog-check ]; then
 fi
 
 # review of a one-file patch against a cold scan of mm/ (issue 4: <= 0.2)
-$PY tests/review/mkpatch.py "$KDIR" "bench" "$TMP/one.patch" mm/page_alloc.c \
-	"'\t/* Ensure requested pindex is drained first. */'" \
-	"'\t/* Ensure the requested pindex is drained first. */'"
-# prepare with the scan's own flags, untimed, as for the builds
-timed "$LOCKHOG" scan --kernel "$KDIR" -j "$JOBS" mm/mmzone.c >/dev/null
-pairs scan_cold review_one >"$TMP/review"
-medians "$TMP/review" "lockhog scan of mm/ (cold): " \
-	"lockhog review of a one-file patch (mm/page_alloc.c): " \
-	"review/scan time ratio: " "review/scan CPU time ratio: "
+if want review; then
+	$PY tests/review/mkpatch.py "$KDIR" "bench" "$TMP/one.patch" mm/page_alloc.c \
+		"'\t/* Ensure requested pindex is drained first. */'" \
+		"'\t/* Ensure the requested pindex is drained first. */'"
+	# prepare with the scan's own flags, untimed, as for the builds
+	timed "$LOCKHOG" scan --kernel "$KDIR" -j "$JOBS" mm/mmzone.c >/dev/null
+	pairs scan_cold review_one >"$TMP/review"
+	medians "$TMP/review" "lockhog scan of mm/ (cold): " \
+		"lockhog review of a one-file patch (mm/page_alloc.c): " \
+		"review/scan time ratio: " "review/scan CPU time ratio: "
+fi
 
-r=$(analysis)
-read -r t rss _ <<<"$r"
-printf 'scan analysis of mm/ (cross-file composition, report): %ss, peak memory %d MiB\n' \
-	"$t" $((rss / 1024))
+if want analysis; then
+	r=$(analysis)
+	read -r t rss _ <<<"$r"
+	printf 'scan analysis of mm/ (cross-file composition, report): %ss, peak memory %d MiB\n' \
+		"$t" $((rss / 1024))
+fi
 
 # the Coccinelle side (issue 3): lockhog's scripts beside the kernel's locks/*.cocci
-cocci/bench.sh "$KDIR"
+! want cocci || cocci/bench.sh "$KDIR"
 
 # the userspace runtime (issue 10): instructions a probe pair adds, under callgrind
-scripts/bench-rt.sh
+! want rt || scripts/bench-rt.sh
 
 # the run-time half (issue 10): the e2e workload under QEMU, uninstrumented,
 # with lockhog's runtime and with CONFIG_LOCK_STAT
-JOBS=$JOBS scripts/bench-e2e.sh
+! want e2e || JOBS=$JOBS scripts/bench-e2e.sh
 [ -c /dev/null ] || die "/dev/null is no longer a character device"
