@@ -271,13 +271,13 @@ int cmd_scan(int argc, char **argv)
 	strs = hog_strtab_new();
 	r = load_rules(strs, &t);	/* a bad catalogue fails here, before any build */
 	kbuild_check_tree(dir);
+	k.dir = dir;
+	k.tools = &t;
+	kbuild_configure(&k);
 	/* read again for the tree's version; a catalogue's errors do not depend on it */
 	hog_rules_free(r);
 	tools_kversion(&t, dir);
 	r = load_rules(strs, &t);
-	k.dir = dir;
-	k.tools = &t;
-	kbuild_configure(&k);
 	k.llvm = kbuild_llvm(dir);
 	if (k.llvm && objs.fe != FE_CLANG)
 		die("%s: built by clang (LLVM=%s): the GCC plugin cannot run there; "
