@@ -2,6 +2,7 @@
 # lockhog: finds expensive work done while a lock is held.
 #
 #   make scan    build, then scan mm/ of Debian's linux-source-6.1
+#   make scan-612  the same on linux-source-6.12
 #   make check   build, then run every test
 #   make bench   plugin overhead on a kbuild of mm/, the runtime's probes
 #   make bench-rt  the userspace runtime's probes under callgrind alone
@@ -49,8 +50,10 @@ LOCKHOG_CHECK := $(BUILD)/lockhog-check
 KDIR     ?= $(CURDIR)/$(BUILD)/linux-6.1
 # the same source built by clang 19 (LLVM=-19), for lockhog-check's mm/ test
 KDIR_LLVM ?= $(CURDIR)/$(BUILD)/linux-6.1-llvm
+# the 6.12 LTS (Debian's linux-source-6.12), for tests/integration/scan_mm_612.sh
+KDIR_612 ?= $(CURDIR)/$(BUILD)/linux-6.12
 
-.PHONY: all clean deps scan check bench bench-kernel unit kernel-tree kernel-tree-llvm kernel kernel-patches cocci e2e
+.PHONY: all clean deps scan scan-612 check bench bench-kernel unit kernel-tree kernel-tree-llvm kernel-tree-612 kernel kernel-patches cocci e2e
 all: $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK) $(RT_A) $(RT_SO)
 
 deps:
@@ -114,11 +117,17 @@ kernel-tree:
 kernel-tree-llvm: kernel-tree
 	@scripts/kernel-tree-llvm.sh $(KDIR_LLVM) $(KDIR)
 
+kernel-tree-612:
+	@scripts/kernel-tree.sh $(KDIR_612) 6.12
+
 scan: deps all kernel-tree
 	$(LOCKHOG) scan --kernel $(KDIR) mm/
 
-check: deps all unit kernel-tree kernel-tree-llvm
-	@KDIR=$(KDIR) KDIR_LLVM=$(KDIR_LLVM) tests/run.sh
+scan-612: deps all kernel-tree-612
+	$(LOCKHOG) scan --kernel $(KDIR_612) mm/
+
+check: deps all unit kernel-tree kernel-tree-llvm kernel-tree-612
+	@KDIR=$(KDIR) KDIR_LLVM=$(KDIR_LLVM) KDIR_612=$(KDIR_612) tests/run.sh
 
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh

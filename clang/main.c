@@ -30,6 +30,7 @@ struct opts {
 	const char *file;	/* the unit */
 	const char *obj;	/* -o, if kbuild passed it */
 	const char *rules;
+	unsigned kversion;	/* --kversion=: the tree's kernel version, 0 unknown */
 	const char *sidecar;	/* --sidecar=FILE: instead of the derived name */
 	int print_ir;		/* --ir: the payload on stdout, no sidecar */
 	int quiet;		/* --diag=none */
@@ -42,8 +43,8 @@ static const char *prog = "lockhog-check";
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: %s [--rules=FILE] [--fail-on=note|warning|error] [--ir] [--diag=none]\n"
-		"       [--sidecar=FILE] [compiler flags] FILE.c\n"
+		"usage: %s [--rules=FILE] [--kversion=X.Y[.Z]] [--fail-on=note|warning|error]\n"
+		"       [--ir] [--diag=none] [--sidecar=FILE] [compiler flags] FILE.c\n"
 		"  kbuild: make C=1 CHECK=%s (C=2: every unit)\n", prog, prog);
 	exit(EXIT_USAGE);
 }
@@ -94,7 +95,12 @@ static int own_option(struct opts *o, const char *a)
 {
 	if (!strncmp(a, "--rules=", 8))
 		o->rules = a + 8;
-	else if (!strncmp(a, "--fail-on=", 10))
+	else if (!strncmp(a, "--kversion=", 11)) {
+		if (hog_kversion_parse(a + 11, &o->kversion)) {
+			fprintf(stderr, "%s: --kversion: bad kernel version '%s'\n", prog, a + 11);
+			exit(EXIT_USAGE);
+		}
+	} else if (!strncmp(a, "--fail-on=", 10))
 		o->fail_on = sev_of(a + 10);
 	else if (!strncmp(a, "--sidecar=", 10))
 		o->sidecar = a + 10;
@@ -363,6 +369,7 @@ static int check(const struct opts *o)
 	const char *main_file = lc_clean_path(o->file);
 	int worst, rc = 0;
 
+	hog_rules_set_kversion(rules, o->kversion);
 	if (hog_rules_load(rules, o->rules, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;

@@ -463,8 +463,10 @@ int cmd_fix(int argc, char **argv)
 		die("fix needs --kernel DIR");
 	tools_locate(&t, a.plugin, a.rules);
 	strs = hog_strtab_new();
-	prog = hog_prog_new(strs, load_rules(strs, t.rules));	/* a bad catalogue fails first */
+	hog_rules_free(load_rules(strs, &t));	/* a bad catalogue fails first */
 	kbuild_check_tree(a.dir);
+	tools_kversion(&t, a.dir);
+	prog = hog_prog_new(strs, load_rules(strs, &t));
 	if (!realpath(a.dir, dirbuf))
 		die("%s: %s", a.dir, strerror(errno));
 	a.dir = dirbuf;

@@ -285,6 +285,20 @@ const char *kbuild_llvm(const char *dir)
 	}
 }
 
+/*
+ * Both frontends read the catalogue for the tree's kernel version, and
+ * are told it alike: the option (with its leading space) or "".
+ */
+static char *kversion_arg(const struct tools *t, const char *opt)
+{
+	char v[32];
+
+	if (!t->kversion)
+		return hog_xstrdup("");
+	hog_kversion_text(t->kversion, v, sizeof(v));
+	return hog_xasprintf("%s%s", opt, v);
+}
+
 void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 {
 	char *tag = tools_tag(k->tools);
@@ -296,10 +310,12 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	 */
 	char *load = k->cc_loads_plugin ? hog_xstrdup("") :
 			hog_xasprintf("-fplugin=%s ", k->tools->plugin);
-	char *kcflags = hog_xasprintf("KCFLAGS=%s%s%s-fplugin-arg-lockhog-rules=%s "
+	char *kv_plugin = kversion_arg(k->tools, " -fplugin-arg-lockhog-kversion=");
+	char *kv_check = kversion_arg(k->tools, " --kversion=");
+	char *kcflags = hog_xasprintf("KCFLAGS=%s%s%s-fplugin-arg-lockhog-rules=%s%s "
 				      "-fplugin-arg-lockhog-diag=none -fplugin-arg-lockhog-tag=%s%s%s",
 				      user ? user : "", user ? " " : "", load,
-				      k->tools->rules, tag, k->extra_cflags ? " " : "",
+				      k->tools->rules, kv_plugin, tag, k->extra_cflags ? " " : "",
 				      k->extra_cflags ? k->extra_cflags : "");
 	/* HOSTCC stays kbuild's own: host tools run here, whatever compiles the kernel */
 	char *cc = k->cc ? hog_xasprintf("CC=%s", k->cc) : NULL;
@@ -307,8 +323,8 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	char *log = log_path(k);
 	char **argv = hog_xcalloc(n + 11, sizeof(*argv));
 	/* the checker on every unit, rebuilt or not; its sidecar beside the object */
-	char *check = k->check ? hog_xasprintf("CHECK=%s --rules=%s --diag=none",
-					       k->tools->check, k->tools->rules) : NULL;
+	char *check = k->check ? hog_xasprintf("CHECK=%s --rules=%s%s --diag=none",
+					       k->tools->check, k->tools->rules, kv_check) : NULL;
 	char *llvm = k->llvm ? hog_xasprintf("LLVM=%s", k->llvm) : NULL;
 	int i, a = 0, rc;
 
@@ -344,6 +360,8 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 	free(check);
 	free(llvm);
 	free(kcflags);
+	free(kv_plugin);
+	free(kv_check);
 	free(load);
 	free(tag);
 }

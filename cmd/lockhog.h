@@ -21,8 +21,18 @@ struct tools {
 	char *plugin;
 	char *rules;
 	char *check;	/* lockhog-check, the libclang frontend */
+	/*
+	 * The kernel version the catalogue is read for (its since=/until=
+	 * rules, rules/README.md), 0 unknown: the tree's, which kbuild
+	 * passes on to the plugin and to lockhog-check.
+	 */
+	unsigned kversion;
 };
 void tools_locate(struct tools *t, const char *plugin, const char *rules);
+/* t->kversion from the tree's top Makefile (make -s kernelversion); dies if it has none. */
+void tools_kversion(struct tools *t, const char *dir);
+/* t->kversion from an option's "6.12" or "6.12.3"; dies on another word. */
+void tools_kversion_arg(struct tools *t, const char *arg);
 /* A short hash of the plugin and rules, so kbuild rebuilds when they change. */
 char *tools_tag(const struct tools *t);
 
@@ -96,7 +106,8 @@ struct output {
 	const char *srcroot;
 	const struct hog_accepted *baseline;	/* findings accepted earlier, not shown */
 };
-struct hog_rules *load_rules(struct hog_strtab *strs, const char *path);
+/* t's catalogue, read for t's kernel version; dies with its error. */
+struct hog_rules *load_rules(struct hog_strtab *strs, const struct tools *t);
 int emit(struct hog_prog *prog, const struct output *o);
 void write_out(const char *out, const struct hog_buf *b);
 int parse_sev(const char *s);

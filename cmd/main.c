@@ -90,11 +90,24 @@ void tools_locate(struct tools *t, const char *plugin, const char *rules)
 			t->rules = hog_xstrdup(buf);
 		}
 	}
+	t->kversion = 0;
 	free(dir);
 	free(p1);
 	free(p2);
 	free(r1);
 	free(r2);
+}
+
+void tools_kversion(struct tools *t, const char *dir)
+{
+	if (hog_kversion_of_tree(dir, &t->kversion))
+		die("%s: its Makefile gives no kernel version (VERSION, PATCHLEVEL, SUBLEVEL)", dir);
+}
+
+void tools_kversion_arg(struct tools *t, const char *arg)
+{
+	if (hog_kversion_parse(arg, &t->kversion))
+		die("bad kernel version '%s' (want e.g. 6.1 or 6.12.3)", arg);
 }
 
 static unsigned long long hash_file(const char *path, unsigned long long h)

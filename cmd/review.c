@@ -914,8 +914,12 @@ static struct hog_accepted *set_up(struct review *r, const struct review_args *a
 		die("give patches or --range, not both");
 	tools_locate(&r->tools, a->plugin, a->rules);
 	*strs = hog_strtab_new();
-	*rules = load_rules(*strs, r->tools.rules);
+	*rules = load_rules(*strs, &r->tools);
 	kbuild_check_tree(r->dir);
+	/* read again for the tree's version; a catalogue's errors do not depend on it */
+	hog_rules_free(*rules);
+	tools_kversion(&r->tools, r->dir);
+	*rules = load_rules(*strs, &r->tools);
 	if (!realpath(r->dir, dirbuf))
 		die("%s: %s", r->dir, strerror(errno));
 	r->dir = hog_xstrdup(dirbuf);

@@ -13,12 +13,13 @@
 #include "../core/runtime.h"
 #include "../core/html.h"
 
-struct hog_rules *load_rules(struct hog_strtab *strs, const char *path)
+struct hog_rules *load_rules(struct hog_strtab *strs, const struct tools *t)
 {
 	struct hog_rules *r = hog_rules_new(strs);
 	char *err = NULL;
 
-	if (hog_rules_load(r, path, &err))
+	hog_rules_set_kversion(r, t->kversion);
+	if (hog_rules_load(r, t->rules, &err))
 		die("%s", err);
 	return r;
 }
@@ -73,7 +74,7 @@ int emit(struct hog_prog *prog, const struct output *o)
 }
 
 enum { OPT_PLUGIN = 256, OPT_RULES, OPT_FAIL_ON, OPT_ALL, OPT_MIN, OPT_BASELINE,
-       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN, OPT_STATIC, OPT_FRONTEND };
+       OPT_WRITE_BASELINE, OPT_CC, OPT_CC_PLUGIN, OPT_STATIC, OPT_FRONTEND, OPT_KVERSION };
 
 static const struct option scan_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
@@ -268,11 +269,15 @@ int cmd_scan(int argc, char **argv)
 		die("--cc-loads-plugin needs --cc CMD");
 	tools_locate(&t, plugin, rules);
 	strs = hog_strtab_new();
-	r = load_rules(strs, t.rules);	/* a bad catalogue fails here, before any build */
+	r = load_rules(strs, &t);	/* a bad catalogue fails here, before any build */
 	kbuild_check_tree(dir);
 	k.dir = dir;
 	k.tools = &t;
 	kbuild_configure(&k);
+	/* read again for the tree's version; a catalogue's errors do not depend on it */
+	hog_rules_free(r);
+	tools_kversion(&t, dir);
+	r = load_rules(strs, &t);
 	k.llvm = kbuild_llvm(dir);
 	if (k.llvm && objs.fe != FE_CLANG)
 		die("%s: built by clang (LLVM=%s): the GCC plugin cannot run there; "
@@ -305,6 +310,7 @@ static const struct option report_opts[] = {
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "static", required_argument, NULL, OPT_STATIC },
 	{ "frontend", required_argument, NULL, OPT_FRONTEND },
+	{ "kversion", required_argument, NULL, OPT_KVERSION },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -313,7 +319,7 @@ static void report_usage(FILE *f)
 {
 	fputs("usage: lockhog report [--format text|json|sarif|html] [--out FILE] [--all]\n"
 	      "                      [--fail-on SEV] [--srcroot DIR] [--frontend gcc|clang]\n"
-	      "                      OBJ|SIDECAR|DIR...\n"
+	      "                      [--kversion X.Y[.Z]] OBJ|SIDECAR|DIR...\n"
 	      "       lockhog report [--format text|json|html] [--out FILE]\n"
 	      "                      [--static SCAN.json] RUNTIME.json|-\n"
 	      "  The second form renders run-time data (docs/runtime.md: the kernel's\n"
@@ -419,7 +425,7 @@ int cmd_report(int argc, char **argv)
 	struct output o = { .fmt = HOG_FMT_TEXT, .min_sev = HS_WARNING, .fail_on = -1 };
 	struct objset objs = { 0 };
 	struct tools t;
-	const char *plugin = NULL, *rules = NULL, *scan = NULL;
+	const char *plugin = NULL, *rules = NULL, *scan = NULL, *kver = NULL;
 	struct hog_strtab *strs;
 	struct hog_prog *prog;
 	int c, i, skipped, rc;
@@ -442,6 +448,10 @@ int cmd_report(int argc, char **argv)
 			objs.fe = frontend_parse(optarg);
 			continue;
 		}
+		if (c == OPT_KVERSION) {
+			kver = optarg;
+			continue;
+		}
 		if (c == 'h') {
 			report_usage(stdout);
 			return 0;
@@ -456,8 +466,11 @@ int cmd_report(int argc, char **argv)
 		die("--static goes with run-time data (a JSON file with \"lockhog_runtime\": %d)",
 		    HOG_RT_VERSION);
 	tools_locate(&t, plugin, rules);
+	/* the objects' tree is not known here: the version they were built from */
+	if (kver)
+		tools_kversion_arg(&t, kver);
 	strs = hog_strtab_new();
-	prog = hog_prog_new(strs, load_rules(strs, t.rules));
+	prog = hog_prog_new(strs, load_rules(strs, &t));
 	for (i = optind; i < argc; i++)
 		objset_add(&objs, argv[i]);
 	if (objs.paths.n == 1)
@@ -493,6 +506,16 @@ int cmd_dump(int argc, char **argv)
 
 /* ---- rules ---- */
 
+static void kversion_json(json_t *o, const char *key, unsigned v)
+{
+	char buf[32];
+
+	if (!v)
+		return;
+	hog_kversion_text(v, buf, sizeof(buf));
+	json_object_set_new(o, key, json_string(buf));
+}
+
 static json_t *rule_json(const struct hog_rule *x)
 {
 	json_t *o = json_pack("{s:s,s:s,s:s,s:i}", "kind", hog_rule_kind_name(x->kind),
@@ -524,6 +547,8 @@ static json_t *rule_json(const struct hog_rule *x)
 		json_object_set_new(o, "when", json_pack("{s:i,s:s#,s:I}", "arg", x->when.arg,
 							 "op", &x->when.op, 1,
 							 "value", (json_int_t)x->when.val));
+	kversion_json(o, "since", x->since);
+	kversion_json(o, "until", x->until);
 	return o;
 }
 
@@ -580,10 +605,11 @@ int cmd_rules(int argc, char **argv)
 		{ "op", required_argument, NULL, 'p' },
 		{ "class", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "kversion", required_argument, NULL, OPT_KVERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *rules = NULL, *list = NULL, *op = NULL, *cls = NULL;
+	const char *rules = NULL, *list = NULL, *op = NULL, *cls = NULL, *kver = NULL;
 	int c, json = 0;
 	struct tools t;
 	struct hog_strtab *strs;
@@ -609,18 +635,24 @@ int cmd_rules(int argc, char **argv)
 		case 'J':
 			json = 1;
 			break;
+		case OPT_KVERSION:
+			kver = optarg;
+			break;
 		case 'h':
-			fputs("usage: lockhog rules [--rules FILE] [--check]\n"
+			fputs("usage: lockhog rules [--rules FILE] [--check] [--kversion X.Y[.Z]]\n"
 			      "       lockhog rules --list KIND [--op OP] [--class CLASS]\n"
-			      "       lockhog rules --json\n", stdout);
+			      "       lockhog rules --json\n"
+			      "  --kversion: only the rules that apply to that kernel version\n", stdout);
 			return 0;
 		default:
 			return EXIT_ERROR;
 		}
 	}
 	tools_locate(&t, NULL, rules);
+	if (kver)
+		tools_kversion_arg(&t, kver);
 	strs = hog_strtab_new();
-	r = load_rules(strs, t.rules);
+	r = load_rules(strs, &t);
 	if (json) {
 		rules_print_json(r);
 		return 0;
@@ -709,7 +741,7 @@ int cmd_summary(int argc, char **argv)
 		die("usage: lockhog summary [--tu FILE.c] --function NAME... OBJ|DIR...");
 	tools_locate(&t, NULL, NULL);
 	strs = hog_strtab_new();
-	prog = hog_prog_new(strs, load_rules(strs, t.rules));
+	prog = hog_prog_new(strs, load_rules(strs, &t));
 	objset_load(&objs, prog, strs, &skipped);
 	hog_prog_solve(prog);
 	for (i = 0; i < funcs.n; i++) {

@@ -22,6 +22,9 @@ static void record_exit(struct fs *fs, const struct tset *set, const struct hog_
 		if (e && e->nargs > 0) {
 			x->retkind = val_fact(fs, &set->t[i], &e->args[0], &irq);
 			x->retaddr = val_addr(fs, &e->args[0]);
+			/* a guard constructor returns the lock it stored in its class */
+			if (x->retaddr && x->retaddr == set->t[i].store_from)
+				x->retaddr = set->t[i].store_to;
 		}
 		hog_vec_push(&fs->exits, x);
 	}

@@ -543,10 +543,13 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 	for (i = 0; i < set->n; i++) {
 		struct tup *t = &set->t[i];
 
+		/* a copy of what the last store put in memory: a guard class copied */
+		const char *v = val == t->store_from ? t->store_to : val;
+
 		t->store_from = dst;
-		t->store_to = val;
+		t->store_to = v;
 		for (j = 0; j < t->nheld; j++)
-			if (t->held[j].expr == val)
+			if (t->held[j].expr == v)
 				t->held[j].alias = dst;
 	}
 }

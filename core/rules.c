@@ -86,6 +86,7 @@ struct hog_rules *hog_rules_new(struct hog_strtab *strs)
 	}
 	r->strs = strs;
 	r->byname = hog_map_new();
+	r->outside = hog_map_new();
 	r->loop.max_bound = 64;
 	r->loop.listwalk = 0;
 	r->loop.min_calls = 1;
@@ -99,6 +100,7 @@ void hog_rules_free(struct hog_rules *r)
 	if (!r)
 		return;
 	hog_map_free(r->byname);
+	hog_map_free(r->outside);
 	hog_vec_free(&r->all);
 	hog_vec_free(&r->strip);
 	hog_vec_free(&r->release_words);
@@ -405,19 +407,109 @@ static const char *const lock_kinds[] = {
 #define MAX_LOOP_CAP (1LL << 40)
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+int hog_rules_set_kversion(struct hog_rules *r, unsigned v)
+{
+	if (r->nfiles)
+		return -1;
+	r->kversion = v;
+	r->digest = hog_hash64(&v, sizeof(v), r->digest);
+	return 0;
+}
+
+static int in_range(unsigned v, unsigned since, unsigned until)
+{
+	return (!since || v >= since) && (!until || v < until);
+}
+
+int hog_rule_applies(const struct hog_rules *r, const struct hog_rule *x)
+{
+	return !r->kversion || in_range(r->kversion, x->since, x->until);
+}
+
+/* Do the versions of two rules meet?  [since, until), 0 unbounded. */
+static int ranges_meet(const struct hog_rule *a, const struct hog_rule *b)
+{
+	return (!a->until || b->since < a->until) && (!b->until || a->since < b->until);
+}
+
+/* A rule of x's name and kind whose versions meet x's, loaded or left out. */
+static const struct hog_rule *clash(const struct hog_rules *r, const struct hog_rule *x,
+				    const struct hog_rule **same)
+{
+	const struct hog_rule *y;
+	int pass;
+
+	*same = NULL;
+	for (pass = 0; pass < 2; pass++)
+		for (y = hog_map_get(pass ? r->outside : r->byname, x->name); y; y = y->next) {
+			if (y->kind != x->kind)
+				continue;
+			if (!pass && !*same)
+				*same = y;
+			if (ranges_meet(x, y))
+				return y;
+		}
+	return NULL;
+}
+
+/*
+ * A rule outside the catalogue's kernel version, or one for a name and
+ * kind an earlier rule of other versions already gives when the version
+ * is unknown, is left out (kept for the clash checks of later rules).
+ */
 static int add_rule(struct parse *p, struct hog_rule *x)
 {
 	struct hog_rules *r = p->r;
-	struct hog_rule *head = hog_map_get(r->byname, x->name), *y;
+	const struct hog_rule *y, *same;
 
-	for (y = head; y; y = y->next)
-		if (y->kind == x->kind)
-			return perr(p, "'%s' already has a %s rule at %s:%d", x->name,
-				    kind_names[x->kind], y->file, y->line);
-	x->next = head;
+	y = clash(r, x, &same);
+	if (y && !x->since && !x->until && !y->since && !y->until)
+		return perr(p, "'%s' already has a %s rule at %s:%d", x->name,
+			    kind_names[x->kind], y->file, y->line);
+	if (y)
+		return perr(p, "'%s' already has a %s rule for these kernel versions at %s:%d",
+			    x->name, kind_names[x->kind], y->file, y->line);
+	if (!hog_rule_applies(r, x) || same) {
+		x->next = hog_map_get(r->outside, x->name);
+		hog_map_put(r->outside, x->name, x);
+		r->noutside++;
+		return 0;
+	}
+	x->next = hog_map_get(r->byname, x->name);
 	hog_map_put(r->byname, x->name, x);
 	hog_vec_push(&r->all, x);
 	return 0;
+}
+
+/* since=A.B[.C] or until=A.B[.C] (a rule's kernel versions) */
+static int parse_kversion_key(struct parse *p, const struct tok *t, unsigned *out)
+{
+	if (hog_kversion_parse(t->val, out) || t->val[strcspn(t->val, "-+")])
+		return perr(p, "bad kernel version '%s' for '%s' (want e.g. 6.12 or 6.12.3)",
+			    t->val, t->key);
+	return 0;
+}
+
+static int is_kversion_key(const char *key)
+{
+	return !strcmp(key, "since") || !strcmp(key, "until");
+}
+
+static int kversion_key(struct parse *p, const struct tok *t, unsigned *since,
+			unsigned *until)
+{
+	return parse_kversion_key(p, t, !strcmp(t->key, "since") ? since : until);
+}
+
+static int kversion_order(struct parse *p, unsigned since, unsigned until)
+{
+	char a[32], b[32];
+
+	if (!since || !until || since < until)
+		return 0;
+	hog_kversion_text(since, a, sizeof(a));
+	hog_kversion_text(until, b, sizeof(b));
+	return perr(p, "since=%s is not before until=%s", a, b);
 }
 
 static int parse_loop(struct parse *p)
@@ -715,6 +807,11 @@ static int parse_rule(struct parse *p, enum hog_rule_kind kind)
 			x->reason = hog_intern(p->r->strs, t->val);
 			continue;
 		}
+		if (is_kversion_key(t->key)) {
+			if (kversion_key(p, t, &x->since, &x->until))
+				return -1;
+			continue;
+		}
 		if (!key_allowed(kind, t->key))
 			return perr(p, "%s does not take '%s'", kind_names[kind], t->key);
 		have_op |= !strcmp(t->key, "op");
@@ -722,7 +819,8 @@ static int parse_rule(struct parse *p, enum hog_rule_kind kind)
 		if (parse_key(p, kind, x, t))
 			return -1;
 	}
-	if (rule_complete(p, kind, x, have_op, have_arg))
+	if (rule_complete(p, kind, x, have_op, have_arg) ||
+	    kversion_order(p, x->since, x->until))
 		return -1;
 	return add_rule(p, x);
 }
@@ -799,11 +897,12 @@ static int is_target(const char *s)
 	return is_ident(buf) && (!dot || is_ident(dot));
 }
 
-/* bound NAME|STRUCT.FIELD max=N "reason" */
+/* bound NAME|STRUCT.FIELD max=N [since=V] [until=V] "reason" */
 static int parse_bound(struct parse *p)
 {
 	long long v = -1;
 	int i, reason = 0;
+	unsigned since = 0, until = 0;
 
 	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_target(p->tok[1].val))
 		return perr(p, "bound needs a function name or STRUCT.FIELD");
@@ -815,12 +914,19 @@ static int parse_bound(struct parse *p)
 		else if (t->key && !strcmp(t->key, "max")) {
 			if (parse_int(p, t->key, t->val, 0, MAX_LOOP_CAP, &v))
 				return -1;
+		} else if (t->key && is_kversion_key(t->key)) {
+			if (kversion_key(p, t, &since, &until))
+				return -1;
 		} else {
 			return perr(p, "bound takes max=N and a reason, not '%s'", t->val);
 		}
 	}
 	if (v < 0 || reason != 1)
 		return perr(p, "bound needs max=N and one \"reason\"");
+	if (kversion_order(p, since, until))
+		return -1;
+	if (p->r->kversion && !in_range(p->r->kversion, since, until))
+		return 0;
 	push_name(p, &p->r->fe.bound_names, p->tok[1].val);
 	hog_vec_push(&p->r->fe.bound_max, (void *)(intptr_t)v);
 	return 0;

@@ -63,7 +63,22 @@ struct hog_rule {
 	int release_defers;	/* cost release=defer: the last put only queues the release */
 	const char *reason;
 	struct hog_when when;
+	/* kernel versions it applies to: since <= v < until; 0 no limit */
+	unsigned since, until;
 };
+
+/*
+ * A kernel version as LINUX_VERSION_CODE gives it, KERNEL_VERSION(a, b, c)
+ * with the sublevel capped at 255; 0 is "unknown" (core/kversion.c).
+ */
+#define HOG_KVERSION(a, b, c) (((unsigned)(a) << 16) + ((unsigned)(b) << 8) + \
+			       ((c) > 255 ? 255u : (unsigned)(c)))
+/* "6.12", "6.12.117", "6.1.0-28-amd64": 0, or -1 if it is not a version */
+int hog_kversion_parse(const char *s, unsigned *out);
+/* "6.12.117", "6.12" (sublevel 0) or "unknown" */
+void hog_kversion_text(unsigned v, char *buf, size_t n);
+/* The version a tree's top Makefile builds (make -s kernelversion): 0 or -1. */
+int hog_kversion_of_tree(const char *dir, unsigned *out);
 
 /* Cost classes the core knows how to rank; rules may add others. */
 #define HOG_CLS_HIER	"hier-atomic"
@@ -135,6 +150,14 @@ struct hog_rules {
 	struct hog_vec boot_funcs;	/* "boot-phase": interned function names */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
+	/*
+	 * The kernel version the catalogue is read for (0: unknown): a
+	 * rule whose since=/until= excludes it is not loaded.  Rules left
+	 * out are kept in outside, by name, to check ranges against.
+	 */
+	unsigned kversion;
+	struct hog_map *outside;
+	int noutside;
 };
 
 struct hog_rules *hog_rules_new(struct hog_strtab *strs);
@@ -146,6 +169,14 @@ int hog_rules_load(struct hog_rules *r, const char *path, char **err);
 int hog_rules_parse(struct hog_rules *r, const char *path, const char *text,
 		    size_t len, char **err);
 void hog_rules_free(struct hog_rules *r);
+/*
+ * The kernel version to read the catalogue for, before any file is
+ * parsed (0: unknown, every rule applies; of two rules for one name and
+ * kind with disjoint versions, the first listed).  -1 once a file is read.
+ */
+int hog_rules_set_kversion(struct hog_rules *r, unsigned v);
+/* Does the rule apply to the catalogue's version? */
+int hog_rule_applies(const struct hog_rules *r, const struct hog_rule *x);
 
 /* First rule of the given kind for an interned name, or NULL. */
 const struct hog_rule *hog_rules_find(const struct hog_rules *r,

@@ -80,6 +80,7 @@ static struct {
 	int section;
 	int disabled;
 	const char *rules_path;
+	unsigned kversion;	/* kversion=: the tree's kernel version, 0 unknown */
 	const char *json_path;
 	const char *instrument;	/* instrument=: all, a report, a list of functions */
 	struct hog_strtab *strs;
@@ -840,6 +841,12 @@ static bool parse_args(struct plugin_name_args *info)
 
 		if (!strcmp(k, "rules") && v) {
 			lh.rules_path = v;
+		} else if (!strcmp(k, "kversion") && v) {
+			/* which since=/until= rules apply: lockhog scan passes the tree's */
+			if (hog_kversion_parse(v, &lh.kversion)) {
+				inform(UNKNOWN_LOCATION, "lockhog: bad kernel version %<%s%> for %<-fplugin-arg-lockhog-kversion%>; plugin disabled", v);
+				return false;
+			}
 		} else if (!strcmp(k, "diag") && v) {
 			if (!strcmp(v, "warn"))
 				lh.diag = DIAG_WARN;
@@ -892,6 +899,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	read_warning_options(info->base_name);
 	lh.strs = hog_strtab_new();
 	lh.rules = hog_rules_new(lh.strs);
+	hog_rules_set_kversion(lh.rules, lh.kversion);
 	if (hog_rules_load(lh.rules, lh.rules_path, &err)) {
 		inform(UNKNOWN_LOCATION, "lockhog: %s; plugin disabled", err);
 		free(err);

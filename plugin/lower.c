@@ -7,6 +7,7 @@
 #include "gcc-compat.h"
 #include "configargs.h"
 #include "lower.h"
+#include "../core/expr.h"
 
 static void locs_put(struct lh_locs *l, const char *file, int line, int col,
 		     location_t loc)
@@ -62,6 +63,8 @@ struct lower {
 	int line, col;		/* last known location */
 	const char *file;
 	int loops_open;
+	/* "D.2473 = _t; return D.2473;": a guard class copied to a nameless temporary */
+	tree guard_tmp, guard_src;
 };
 
 /*
@@ -151,6 +154,72 @@ static void name_result(struct lower *L, tree lhs, tree fn)
 	}
 }
 
+static bool lock_pointer(struct lower *L, tree t);
+
+/*
+ * Where a guard class keeps its lock: guard() and scoped_guard() of
+ * cleanup.h (6.5 on) write "class_spinlock_t scope =
+ * class_spinlock_constructor(l)" and have GCC call
+ * class_spinlock_destructor(&scope) when scope goes out of scope.  The
+ * class is the lock pointer itself (DEFINE_GUARD(mutex, struct mutex *,
+ * ...)) or a struct whose first field is (DEFINE_LOCK_GUARD_1(spinlock,
+ * spinlock_t, ...): scope.lock).  Since &scope is taken, scope lives in
+ * memory, not in an SSA name.  Returns that lock pointer's place in
+ * var (var itself, or var.lock), or NULL_TREE for any other value.
+ */
+static tree guard_class_place(struct lower *L, tree var)
+{
+	tree ty = var ? TREE_TYPE(var) : NULL_TREE, fld;
+
+	if (!ty || TREE_CODE(var) == SSA_NAME)
+		return NULL_TREE;
+	if (lock_pointer(L, ty))
+		return var;
+	if (TREE_CODE(ty) != RECORD_TYPE)
+		return NULL_TREE;
+	for (fld = TYPE_FIELDS(ty); fld && TREE_CODE(fld) != FIELD_DECL; fld = DECL_CHAIN(fld))
+		;
+	if (!fld || !integer_zerop(DECL_FIELD_OFFSET(fld)) ||
+	    !integer_zerop(DECL_FIELD_BIT_OFFSET(fld)) || !lock_pointer(L, TREE_TYPE(fld)))
+		return NULL_TREE;
+	return build3(COMPONENT_REF, TREE_TYPE(fld), var, fld, NULL_TREE);
+}
+
+/* The same, for a variable the IR can name. */
+static tree guard_lock_place(struct lower *L, tree var)
+{
+	return var && lh_address(L->m, var) ? guard_class_place(L, var) : NULL_TREE;
+}
+
+/* The lock pointer loaded from a guard class's place: "&%_t/?.lock^". */
+static struct hog_val guard_load(struct lower *L, tree place)
+{
+	struct hog_val v = { HV_UNKNOWN, 0, 0, NULL };
+	const char *a = lh_address(L->m, place);
+
+	if (a) {
+		v.kind = HV_ADDR;
+		v.addr = hog_expr_append(L->m->strs, a, "^");
+	}
+	return v;
+}
+
+/*
+ * A guard's constructor's value: a variable of its own (after GCC's SSA
+ * names), then stored to where the class keeps its lock, as
+ * lower_store() stores a lock pointer, so that the destructor's release
+ * through &scope finds the lock the constructor took.
+ */
+static void store_guard_result(struct lower *L, struct hog_block *b, tree place, int var)
+{
+	struct hog_event *e = hog_block_add_event(L->m, b, HE_STORE, L->line, L->col, NULL, -1, 2);
+
+	e->args[0].kind = HV_ADDR;
+	e->args[0].addr = lh_address(L->m, place);
+	e->args[1].kind = HV_VAR;
+	e->args[1].var = var;
+}
+
 static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
 {
 	tree fn = gimple_call_fndecl(call);
@@ -158,6 +227,7 @@ static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
 	int dst = lhs && TREE_CODE(lhs) == SSA_NAME ? (int)SSA_NAME_VERSION(lhs) : -1;
 	unsigned n = gimple_call_num_args(call), i;
 	struct hog_event *e;
+	tree place = guard_lock_place(L, lhs);
 
 	if (gimple_call_internal_p(call))
 		return;
@@ -174,12 +244,16 @@ static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
 	}
 	if (dst >= 0)
 		name_result(L, lhs, fn);
+	if (place)
+		dst = L->f->nvars++;
 	if (n > 12)
 		n = 12;
 	e = hog_block_add_event(L->m, b, HE_CALL, L->line, L->col,
 				IDENTIFIER_POINTER(DECL_NAME(fn)), dst, n);
 	for (i = 0; i < n; i++)
 		e->args[i] = lh_value(L->m, gimple_call_arg(call, i));
+	if (place)
+		store_guard_result(L, b, place, dst);
 }
 
 /*
@@ -266,6 +340,20 @@ static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 	struct hog_event *e;
 	const char *dst;
 
+	/* a guard class copied whole: "D.2473 = _t; return D.2473;" */
+	if (gimple_assign_single_p(as) && guard_class_place(L, lhs) && guard_lock_place(L, rhs) &&
+	    !lh_address(L->m, lhs)) {
+		L->guard_tmp = lhs;
+		L->guard_src = rhs;
+		return;
+	}
+	if (gimple_assign_single_p(as) && guard_lock_place(L, lhs) && guard_lock_place(L, rhs)) {
+		e = hog_block_add_event(L->m, b, HE_STORE, L->line, L->col, NULL, -1, 2);
+		e->args[0].kind = HV_ADDR;
+		e->args[0].addr = lh_address(L->m, guard_lock_place(L, lhs));
+		e->args[1] = guard_load(L, guard_lock_place(L, rhs));
+		return;
+	}
 	if (!gimple_assign_single_p(as) || TREE_CODE(rhs) != SSA_NAME ||
 	    !lock_pointer(L, TREE_TYPE(rhs)))
 		return;
@@ -452,7 +540,12 @@ static void lower_stmts(struct lower *L, basic_block bb, struct hog_block *b)
 
 			e = hog_block_add_event(L->m, b, HE_RETURN, L->line, L->col, NULL,
 						-1, rv ? 1 : 0);
-			if (rv)
+			/* a guard constructor returns its class: the lock in it */
+			if (rv && rv == L->guard_tmp)
+				rv = L->guard_src;
+			if (rv && guard_lock_place(L, rv))
+				e->args[0] = guard_load(L, guard_lock_place(L, rv));
+			else if (rv)
 				e->args[0] = lh_value(L->m, rv);
 			break;
 		}
@@ -752,6 +845,26 @@ static bool phi_step(class loop *loop, gphi *phi, HOST_WIDE_INT *step)
 }
 
 /*
+ * scoped_guard() of cleanup.h: "for (..., *done = NULL; ... && !done;
+ * done = (void *)1)", a pointer that starts at one constant and is set
+ * to another on the way round.  The exit, taken on the first test or
+ * on the second, bounds the loop at 0 or 1 latch executions.
+ */
+static long long once_exit(class loop *loop, edge e, gphi *phi, enum tree_code code,
+			   HOST_WIDE_INT rv)
+{
+	HOST_WIDE_INT init, next;
+	bool taken = !!(e->flags & EDGE_TRUE_VALUE);
+
+	if (!const_value(PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)), &init) ||
+	    !const_value(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)), &next))
+		return -1;
+	if (holds(code, init, rv) == taken)
+		return 0;
+	return holds(code, next, rv) == taken ? 1 : -1;
+}
+
+/*
  * "while (tries--)" and "for (i = 10; i; i--)": an exit tested on a
  * header phi that starts at a constant and moves by a constant step.
  * Pre-inline, before constant propagation, GCC's niter analysis often
@@ -791,6 +904,8 @@ static long long exit_count(class loop *loop, edge e)
 		else
 			break;
 	}
+	if (phi && POINTER_TYPE_P(TREE_TYPE(v)))
+		return once_exit(loop, e, phi, code, rv);
 	if (!phi || !INTEGRAL_TYPE_P(TREE_TYPE(v)))
 		return -1;
 	if (!const_value(PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)), &init))

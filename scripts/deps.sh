@@ -4,7 +4,7 @@
 # any are missing.  Needs root (CI runs as root) only when it installs.
 set -e
 PKGS="gcc g++ make gcc-12-plugin-dev libjansson-dev libelf-dev libcmocka-dev
-      llvm-14-tools python3 python3-jsonschema linux-source-6.1 xz-utils distcc
+      llvm-14-tools python3 python3-jsonschema linux-source-6.1 linux-source-6.12 xz-utils distcc
       flex bison bc libssl-dev coccinelle sparse quilt patch perl
       afl++ csmith libcsmith-dev time valgrind chromium fonts-dejavu-core
       libclang-19-dev llvm-19-dev clang-19 lld-19

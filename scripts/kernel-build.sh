@@ -22,8 +22,10 @@
 # one-line reason ("kernel: FAILED: ...") when a check fails.
 #
 # Environment: JOBS (2), LOCKHOG (build/lockhog), LOCKHOG_PLUGIN
-# (build/lockhog.so), LOCKHOG_RULES (rules/kernel.rules), SERIES_DIR (kernel-patches/linux-6.1), PATCHED
-# (build/linux-6.1-patched), PRISTINE (build/linux-6.1-pristine-check),
+# (build/lockhog.so), LOCKHOG_RULES (rules/kernel.rules), KVER (6.1: the
+# linux-source-KVER tarball the trees come from, scripts/kernel-tree.sh),
+# SERIES_DIR (kernel-patches/linux-KVER), PATCHED
+# (build/linux-KVER-patched), PRISTINE (build/linux-KVER-pristine-check),
 # OUT (build/kernel-check: logs and scan results).
 set -eu -o pipefail
 
@@ -33,9 +35,10 @@ JOBS=${JOBS:-2}
 LOCKHOG=${LOCKHOG:-$ROOT/build/lockhog}
 LOCKHOG_PLUGIN=${LOCKHOG_PLUGIN:-$ROOT/build/lockhog.so}
 LOCKHOG_RULES=${LOCKHOG_RULES:-$ROOT/rules/kernel.rules}
-SERIES_DIR=${SERIES_DIR:-$ROOT/kernel-patches/linux-6.1}
-PATCHED=${PATCHED:-$ROOT/build/linux-6.1-patched}
-PRISTINE=${PRISTINE:-$ROOT/build/linux-6.1-pristine-check}
+KVER=${KVER:-6.1}
+SERIES_DIR=${SERIES_DIR:-$ROOT/kernel-patches/linux-$KVER}
+PATCHED=${PATCHED:-$ROOT/build/linux-$KVER-patched}
+PRISTINE=${PRISTINE:-$ROOT/build/linux-$KVER-pristine-check}
 OUT=${OUT:-$ROOT/build/kernel-check}
 KCONFIG_OPTS="CGROUPS MEMCG MEMCG_KMEM"
 
@@ -75,7 +78,7 @@ cp "$LOCKHOG_RULES" "$OUT/lockhog/kernel.rules"
 # ---- trees ----
 fresh_tree() {
 	rm -rf "$1"
-	scripts/kernel-tree.sh "$1" || fail "could not extract the pristine tree into $1"
+	scripts/kernel-tree.sh "$1" "$KVER" || fail "could not extract the pristine linux-source-$KVER tree into $1"
 }
 
 apply_series() {

@@ -5,7 +5,8 @@
 #   unit/         cmocka tests of the core (TAP)
 #   fixtures/     kernel-style snippets checked with lit and FileCheck
 #   cli/          the command's behaviour on bad input (TAP scripts)
-#   integration/  scans of the real linux-6.1 tree (TAP scripts)
+#   integration/  scans of the real linux-6.1 tree, and of mm/ of
+#                 linux-6.12 (scan_mm_612.sh, KDIR_612) (TAP scripts)
 #   review/       lockhog review of patches to that tree (TAP scripts)
 #   series/       the linux-6.1 mm series: make kernel-patches, make kernel,
 #                 lockhog fix against 0001 (TAP)
@@ -17,10 +18,12 @@
 #   e2e/          make e2e: the series measured before and after with the
 #                 kernel runtime under QEMU (TAP; kernels kept in build/e2e)
 #
-# KDIR names the kernel tree (make check passes build/linux-6.1).
+# KDIR names the kernel tree (make check passes build/linux-6.1), KDIR_612
+# the 6.12 one (build/linux-6.12).
 set -u
 cd "$(dirname "$0")/.."
 export KDIR=${KDIR:-$PWD/build/linux-6.1}
+export KDIR_612=${KDIR_612:-$PWD/build/linux-6.12}
 export LOCKHOG=$PWD/build/lockhog
 pass=0 fail=0 xfail=0
 failed=()

@@ -11,7 +11,7 @@ CHK=$PWD/build/lockhog-check
 LOCKHOG=${LOCKHOG:-$PWD/build/lockhog}
 rm -rf $T
 mkdir -p $T/mm
-echo "1..14"
+echo "1..17"
 . tests/tap.sh
 FIX=tests/fixtures
 # what kbuild's c_flags hold on a GCC tree, and sparse's CHECKFLAGS
@@ -67,3 +67,15 @@ printf '#ifdef __CHECKER__\n#error __CHECKER__ defined\n#endif\nint f(void) { re
 [ ! -s $T/chk.err ] && ok "-D__CHECKER__ is not passed to clang" || notok "-D__CHECKER__ is not passed to clang" $T/chk.err
 $CHK >/dev/null 2>$T/usage.err
 [ $? = 2 ] && ok "no file: usage, exit 2" || notok "no file: usage, exit 2" $T/usage.err
+# --kversion=, as kbuild passes it (lockhog scan): the catalogue read for
+# that version, like the plugin's -fplugin-arg-lockhog-kversion=
+cp $FIX/kversion-kvrealloc-61.c $T/mm/kvr.c
+(cd $T && $CHK --kversion=6.1.192 -I$OLDPWD/$FIX/include mm/kvr.c) >/dev/null 2>$T/kv61.err
+[ $? = 0 ] && [ ! -s $T/kv61.err ] && ok "--kversion=6.1.192: 6.1's kvrealloc() rule, no sleep" ||
+	notok "--kversion=6.1.192: 6.1's kvrealloc() rule, no sleep" $T/kv61.err
+(cd $T && $CHK --kversion=6.12.117 -I$OLDPWD/$FIX/include mm/kvr.c) >/dev/null 2>$T/kv612.err
+grep -q 'warning: kvrealloc() may sleep' $T/kv612.err && ok "--kversion=6.12.117: 6.12's rule tests the third argument" ||
+	notok "--kversion=6.12.117: 6.12's rule tests the third argument" $T/kv612.err
+$CHK --kversion=six mm/kvr.c >/dev/null 2>$T/kvbad.err
+[ $? = 2 ] && grep -qx "lockhog-check: --kversion: bad kernel version 'six'" $T/kvbad.err &&
+	ok "a bad --kversion: one line, exit 2" || notok "a bad --kversion: one line, exit 2" $T/kvbad.err

@@ -10,7 +10,7 @@ PLUGIN=$PWD/build/lockhog.so
 RULES=$PWD/rules/kernel.rules
 CC="gcc -O2 -c -fplugin=$PLUGIN -fplugin-arg-lockhog-rules=$RULES -Itests/fixtures/include"
 . tests/tap.sh
-echo "1..24"
+echo "1..25"
 t() {	# t NAME EXPECTED-EXIT REGEX COMMAND...: ends with one error line, matching
 	local name=$1 want=$2 re=$3 rc lines
 	shift 3
@@ -41,6 +41,8 @@ $LOCKHOG summary "${fargs[@]}" "$PWD/tests/fixtures" >$T/sum.out 2>$T/sum.err
 res $([ "$(grep -c ': no summary$' $T/sum.out)" = 100 ] && echo 0 || echo 1) \
 	"summary takes a hundred functions" $T/sum.err
 printf 'lock spin_lock op=grab arg=0 kind=spin\n' >$T/bad.rules
+t "a bad --kversion: one line" 2 "^lockhog: bad kernel version 'six' \\(want e.g. 6.1 or 6.12.3\\)$" \
+	$LOCKHOG rules --kversion six
 t "malformed rules: file and line" 2 "^lockhog: $T/bad.rules:1: unknown lock op 'grab'$" \
 	$LOCKHOG rules --rules $T/bad.rules
 t "malformed rules stop a scan before it builds" 2 "$T/bad.rules:1:" \

@@ -3,6 +3,7 @@
  * The rules catalogue parser: what each directive records, and one test
  * per class of error with the exact "PATH:LINE: message" it gives.
  */
+#include <unistd.h>
 #include "hogtest.h"
 
 struct rt {
@@ -709,6 +710,211 @@ static void test_rank_and_release_words(void **state)
 		   "t.rules:1: release-by-name takes identifier words, not 'un-lock'");
 }
 
+/* ---- kernel versions: since= and until= ---- */
+
+static void test_kversion_parse(void **state)
+{
+	unsigned v = 7;
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(hog_kversion_parse("6.12", &v), 0);
+	assert_int_equal(v, HOG_KVERSION(6, 12, 0));
+	assert_int_equal(hog_kversion_parse("6.12.117", &v), 0);
+	assert_int_equal(v, (6 << 16) + (12 << 8) + 117);
+	/* kbuild's releases: a local version after the numbers */
+	assert_int_equal(hog_kversion_parse("6.1.0-28-amd64", &v), 0);
+	assert_int_equal(v, HOG_KVERSION(6, 1, 0));
+	assert_int_equal(hog_kversion_parse("6.13.0-rc1+", &v), 0);
+	/* the sublevel saturates at 255, as LINUX_VERSION_CODE does */
+	assert_int_equal(hog_kversion_parse("4.9.337", &v), 0);
+	assert_int_equal(v, HOG_KVERSION(4, 9, 255));
+	v = 7;
+	assert_int_equal(hog_kversion_parse("6", &v), -1);
+	assert_int_equal(hog_kversion_parse("6.", &v), -1);
+	assert_int_equal(hog_kversion_parse("v6.12", &v), -1);
+	assert_int_equal(hog_kversion_parse("6.12x", &v), -1);
+	assert_int_equal(hog_kversion_parse("6.12.", &v), -1);
+	assert_int_equal(hog_kversion_parse("6.256", &v), -1);
+	assert_int_equal(hog_kversion_parse("0.9", &v), -1);
+	assert_int_equal(hog_kversion_parse("", &v), -1);
+	assert_int_equal(hog_kversion_parse(NULL, &v), -1);
+	assert_int_equal(v, 7);
+	hog_kversion_text(HOG_KVERSION(6, 12, 117), buf, sizeof(buf));
+	assert_string_equal(buf, "6.12.117");
+	hog_kversion_text(HOG_KVERSION(6, 12, 0), buf, sizeof(buf));
+	assert_string_equal(buf, "6.12");
+	hog_kversion_text(0, buf, sizeof(buf));
+	assert_string_equal(buf, "unknown");
+}
+
+static const char kv_text[] =
+	"cost __alloc_pages class=sleep until=6.10 \"old name\"\n"
+	"cost __alloc_pages_noprof class=sleep since=6.10 \"alloc_hooks rename\"\n"
+	"lock local_trylock op=trylock arg=0 kind=local cond=nonzero since=6.15\n"
+	"cost put_page class=refcount-release \"any version\"\n"
+	"cost folio_put class=refcount-release since=5.16 until=6.12.3 \"a range\"\n"
+	"bound pagevec_count max=15 until=6.5 \"PAGEVEC_SIZE\"\n";
+
+/* Parses kv_text for kernel version v (0: unknown). */
+static void kv_parse(struct rt *t, unsigned v)
+{
+	assert_int_equal(hog_rules_set_kversion(t->r, v), 0);
+	assert_int_equal(parse(t, kv_text), 0);
+}
+
+static void test_kversion_filters(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_rule *x;
+
+	kv_parse(t, HOG_KVERSION(6, 1, 192));
+	x = find(t, "__alloc_pages", HR_COST);
+	assert_non_null(x);
+	assert_int_equal(x->since, 0);
+	assert_int_equal(x->until, HOG_KVERSION(6, 10, 0));
+	assert_null(find(t, "__alloc_pages_noprof", HR_COST));
+	assert_null(find(t, "local_trylock", HR_LOCK));
+	assert_non_null(find(t, "put_page", HR_COST));
+	x = find(t, "folio_put", HR_COST);
+	assert_non_null(x);
+	assert_int_equal(x->since, HOG_KVERSION(5, 16, 0));
+	assert_int_equal(x->until, HOG_KVERSION(6, 12, 3));
+	assert_true(hog_rule_applies(t->r, x));
+	assert_int_equal(hog_rules_bound(t->r, NULL, "pagevec_count"), 15);
+	assert_int_equal(t->r->all.n, 3);
+	assert_int_equal(t->r->noutside, 2);
+}
+
+static void test_kversion_bounds_inclusive(void **state)
+{
+	struct rt *t = *state;
+
+	/* since= is the first version a rule applies to, until= the first it does not */
+	kv_parse(t, HOG_KVERSION(6, 10, 0));
+	assert_null(find(t, "__alloc_pages", HR_COST));
+	assert_non_null(find(t, "__alloc_pages_noprof", HR_COST));
+	assert_non_null(find(t, "folio_put", HR_COST));
+	assert_int_equal(hog_rules_bound(t->r, NULL, "pagevec_count"), -1);
+}
+
+static void test_kversion_612(void **state)
+{
+	struct rt *t = *state;
+
+	kv_parse(t, HOG_KVERSION(6, 12, 117));
+	assert_null(find(t, "__alloc_pages", HR_COST));
+	assert_non_null(find(t, "__alloc_pages_noprof", HR_COST));
+	assert_null(find(t, "local_trylock", HR_LOCK));
+	/* 6.12.117 is past until=6.12.3 */
+	assert_null(find(t, "folio_put", HR_COST));
+	assert_non_null(find(t, "put_page", HR_COST));
+}
+
+static void test_kversion_unknown(void **state)
+{
+	struct rt *t = *state;
+
+	/* no version: every rule, of a renamed pair both names */
+	kv_parse(t, 0);
+	assert_non_null(find(t, "__alloc_pages", HR_COST));
+	assert_non_null(find(t, "__alloc_pages_noprof", HR_COST));
+	assert_non_null(find(t, "local_trylock", HR_LOCK));
+	assert_non_null(find(t, "folio_put", HR_COST));
+	assert_int_equal(hog_rules_bound(t->r, NULL, "pagevec_count"), 15);
+	assert_int_equal(t->r->noutside, 0);
+}
+
+static void test_kversion_one_name_two_ranges(void **state)
+{
+	struct rt *t = *state;
+	const char *text =
+		"cost kvfree_call_rcu class=sleep until=6.12 \"before\"\n"
+		"cost kvfree_call_rcu class=global-atomic since=6.12 \"after\"\n";
+
+	assert_int_equal(parse(t, text), 0);
+	/* unknown version: the first listed */
+	assert_string_equal(find(t, "kvfree_call_rcu", HR_COST)->reason, "before");
+	hog_rules_free(t->r);
+	t->r = hog_rules_new(t->strs);
+	hog_rules_set_kversion(t->r, HOG_KVERSION(6, 12, 1));
+	assert_int_equal(parse(t, text), 0);
+	assert_string_equal(find(t, "kvfree_call_rcu", HR_COST)->reason, "after");
+	assert_int_equal(t->r->all.n, 1);
+}
+
+static void test_kversion_digest_and_late_set(void **state)
+{
+	struct rt *t = *state;
+	struct hog_rules *b = hog_rules_new(t->strs);
+	char *err = NULL;
+
+	/* the same text read for another version is another catalogue */
+	hog_rules_set_kversion(t->r, HOG_KVERSION(6, 1, 0));
+	hog_rules_set_kversion(b, HOG_KVERSION(6, 12, 0));
+	assert_int_equal(parse(t, kv_text), 0);
+	assert_int_equal(hog_rules_parse(b, "t.rules", kv_text, strlen(kv_text), &err), 0);
+	assert_true(t->r->digest != b->digest);
+	/* too late once a file is read */
+	assert_int_equal(hog_rules_set_kversion(b, HOG_KVERSION(6, 13, 0)), -1);
+	assert_int_equal(b->kversion, HOG_KVERSION(6, 12, 0));
+	hog_rules_free(b);
+}
+
+static void test_kversion_of_tree(void **state)
+{
+	char dir[] = "/tmp/hogtest-kv.XXXXXX", *mk;
+	FILE *f;
+	unsigned v = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* no Makefile: no version */
+	assert_int_equal(hog_kversion_of_tree(dir, &v), -1);
+	mk = hog_xasprintf("%s/Makefile", dir);
+	f = fopen(mk, "w");
+	assert_non_null(f);
+	fputs("# SPDX-License-Identifier: GPL-2.0\nVERSION = 6\nPATCHLEVEL = 12\n"
+	      "SUBLEVEL = 117\nEXTRAVERSION =\nNAME = Baby Opossum Posse\n", f);
+	fclose(f);
+	assert_int_equal(hog_kversion_of_tree(dir, &v), 0);
+	assert_int_equal(v, HOG_KVERSION(6, 12, 117));
+	/* a Makefile without the three is not a kernel's */
+	f = fopen(mk, "w");
+	fputs("VERSION = 6\nPATCHLEVEL = 12\n", f);
+	fclose(f);
+	assert_int_equal(hog_kversion_of_tree(dir, &v), -1);
+	unlink(mk);
+	rmdir(dir);
+	free(mk);
+}
+
+static void test_err_kversion(void **state)
+{
+	struct rt *t = *state;
+
+	expect_err(t, "cost f class=sleep since=6 \"r\"\n",
+		   "t.rules:1: bad kernel version '6' for 'since' (want e.g. 6.12 or 6.12.3)");
+	expect_err(t, "cost f class=sleep until=6.1.0-rc1 \"r\"\n",
+		   "t.rules:1: bad kernel version '6.1.0-rc1' for 'until' (want e.g. 6.12 or 6.12.3)");
+	expect_err(t, "cost f class=sleep since=6.12 until=6.12 \"r\"\n",
+		   "t.rules:1: since=6.12 is not before until=6.12");
+	expect_err(t, "bound f max=3 since=6.12 until=6.1 \"r\"\n",
+		   "t.rules:1: since=6.12 is not before until=6.1");
+	/* overlapping versions for one name and kind */
+	expect_err(t, "cost g class=sleep until=6.10 \"a\"\n"
+		      "cost g class=sleep since=6.9 \"b\"\n",
+		   "t.rules:2: 'g' already has a cost rule for these kernel versions at t.rules:1");
+	/* a range against an unranged rule overlaps too, and is caught whatever the version */
+	hog_rules_free(t->r);
+	t->r = hog_rules_new(t->strs);
+	hog_rules_set_kversion(t->r, HOG_KVERSION(6, 1, 0));
+	expect_err(t, "cost h class=sleep since=6.12 \"a\"\n"
+		      "cost h class=sleep \"b\"\n",
+		   "t.rules:2: 'h' already has a cost rule for these kernel versions at t.rules:1");
+	expect_err(t, "loop since=6.1\n", "t.rules:1: unknown loop setting 'since'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +951,15 @@ int main(void)
 		T(test_frontend_words),
 		T(test_bound_and_scales),
 		T(test_err_bound_and_scales),
+		T(test_kversion_parse),
+		T(test_kversion_filters),
+		T(test_kversion_bounds_inclusive),
+		T(test_kversion_612),
+		T(test_kversion_unknown),
+		T(test_kversion_one_name_two_ranges),
+		T(test_kversion_digest_and_late_set),
+		T(test_err_kversion),
+		cmocka_unit_test(test_kversion_of_tree),
 #undef T
 	};
 
