@@ -103,6 +103,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->strip);
 	hog_vec_free(&r->release_words);
 	hog_vec_free(&r->boot_funcs);
+	hog_vec_free(&r->current_funcs);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
 	hog_vec_free(&r->fe.parent_fields);
@@ -536,6 +537,16 @@ int hog_rules_is_boot(const struct hog_rules *r, const char *name)
 	return 0;
 }
 
+int hog_rules_is_current(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->current_funcs.n; i++)
+		if (!strcmp(r->current_funcs.v[i], name))
+			return 1;
+	return 0;
+}
+
 int hog_rules_release_by_name(const struct hog_rules *r, const char *name)
 {
 	int i;
@@ -914,6 +925,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->release_words, d);
 	if (!strcmp(d, "boot-phase"))
 		return parse_words(p, &p->r->boot_funcs, d);
+	if (!strcmp(d, "current-task"))
+		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "strip")) {
 		int i;
 

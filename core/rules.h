@@ -133,6 +133,7 @@ struct hog_rules {
 	struct hog_rank_policy rank;
 	struct hog_vec release_words;	/* "release-by-name": interned words */
 	struct hog_vec boot_funcs;	/* "boot-phase": interned function names */
+	struct hog_vec current_funcs;	/* "current-task": interned function names */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 };
@@ -153,6 +154,8 @@ const struct hog_rule *hog_rules_find(const struct hog_rules *r,
 int hog_rules_is_strip(const struct hog_rules *r, const char *field);
 /* The base score of a cost class. */
 int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
+/* Is name one of the "current-task" functions (get_current)? */
+int hog_rules_is_current(const struct hog_rules *r, const char *name);
 /* Is name one of the "boot-phase" functions? */
 int hog_rules_is_boot(const struct hog_rules *r, const char *name);
 /* Does a name contain one of the "release-by-name" words? */
