@@ -104,6 +104,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->release_words);
 	hog_vec_free(&r->boot_funcs);
 	hog_vec_free(&r->current_funcs);
+	hog_vec_free(&r->quiesced_funcs);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
 	hog_vec_free(&r->fe.parent_fields);
@@ -537,6 +538,16 @@ int hog_rules_is_boot(const struct hog_rules *r, const char *name)
 	return 0;
 }
 
+int hog_rules_is_quiesced(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->quiesced_funcs.n; i++)
+		if (!strcmp(r->quiesced_funcs.v[i], name))
+			return 1;
+	return 0;
+}
+
 int hog_rules_is_current(const struct hog_rules *r, const char *name)
 {
 	int i;
@@ -925,6 +936,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->release_words, d);
 	if (!strcmp(d, "boot-phase"))
 		return parse_words(p, &p->r->boot_funcs, d);
+	if (!strcmp(d, "checks-off"))
+		return parse_words(p, &p->r->quiesced_funcs, d);
 	if (!strcmp(d, "current-task"))
 		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "strip")) {

@@ -134,6 +134,7 @@ struct hog_rules {
 	struct hog_vec release_words;	/* "release-by-name": interned words */
 	struct hog_vec boot_funcs;	/* "boot-phase": interned function names */
 	struct hog_vec current_funcs;	/* "current-task": interned function names */
+	struct hog_vec quiesced_funcs;	/* "checks-off": interned function names */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 };
@@ -154,6 +155,8 @@ const struct hog_rule *hog_rules_find(const struct hog_rules *r,
 int hog_rules_is_strip(const struct hog_rules *r, const char *field);
 /* The base score of a cost class. */
 int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
+/* Is name one of the "checks-off" functions (resume_target_kernel, panic)? */
+int hog_rules_is_quiesced(const struct hog_rules *r, const char *name);
 /* Is name one of the "current-task" functions (get_current)? */
 int hog_rules_is_current(const struct hog_rules *r, const char *name);
 /* Is name one of the "boot-phase" functions? */
