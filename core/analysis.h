@@ -123,6 +123,12 @@ struct hog_lockref {
 	const char *kind;	/* spin, local, ..., irq, preempt */
 	int sleeping;
 	int line;		/* where it was taken */
+	/*
+	 * A lock of its class the chain gives up under a name the analysis
+	 * cannot prove different (e4b->bd_sb's group lock after
+	 * ac->ac_sb's was taken): it may be this one.  NULL if none.
+	 */
+	const char *maybe_rel;
 };
 
 /* One way a lock holder reaches the costly site. */

@@ -115,6 +115,30 @@ static int innermost(struct fs *fs, const struct tup *t, int sleeping, const cha
 	return -1;
 }
 
+/* A lock of h's class, not h, that rel or brk gives up: its display name, or NULL. */
+static const char *same_class_given_up(struct fs *fs, const struct held *h,
+				       const char *const *rel, int nrel,
+				       const char *const *brk, int nbrk)
+{
+	const char *e = NULL;
+	char *n;
+	int i;
+
+	for (i = 0; i < nrel + nbrk && !e && h->cls; i++) {
+		const char *r = i < nrel ? rel[i] : brk[i - nrel];
+
+		if (r && !held_is(h, r) && hog_expr_class(fs->c->strs, r) == h->cls)
+			e = r;
+	}
+	if (!e)
+		return NULL;
+	n = hog_expr_display(e, (const char *const *)fs->f->params, fs->f->nparams,
+			     (const char *const *)fs->f->vnames, fs->f->vnames ? fs->f->nvnames : 0);
+	e = hog_intern(fs->c->strs, n);
+	free(n);
+	return e;
+}
+
 static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *out)
 {
 	char *n = held_name(fs, h);
@@ -141,6 +165,7 @@ static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *
 	memset(out, 0, sizeof(*out));
 	if ((i = innermost(fs, t, 0, rel, nrel, brk, nbrk)) >= 0) {
 		name_held(fs, &t->held[i], out);
+		out->maybe_rel = same_class_given_up(fs, &t->held[i], rel, nrel, brk, nbrk);
 		return 1;
 	}
 	if (t->irq == HOG_IRQ_OFF) {

@@ -509,7 +509,13 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		f->demoted = hog_intern(prog->strs, t);
 		free(t);
 	} else {
-		f->sev = hog_kind_sleeps(f->kind) ? HS_ERROR : HS_WARNING;
+		/*
+		 * A sleep is a claim of a bug only when the lock is surely
+		 * held: a chain that gives up a lock of its class under
+		 * another name may have given up this one.
+		 */
+		f->sev = hog_kind_sleeps(f->kind) && !f->paths[0].lock.maybe_rel ?
+			 HS_ERROR : HS_WARNING;
 	}
 }
 
