@@ -575,7 +575,7 @@ static int key_allowed(enum hog_rule_kind k, const char *key)
 		[HR_LOCK] = " op arg kind irq cond flags bit ",
 		[HR_IRQ] = " op flags ",
 		[HR_PREEMPT] = " op when ",
-		[HR_COST] = " class when release ",
+		[HR_COST] = " class when release preempt ",
 		[HR_LOCKBREAK] = " op arg ",
 		[HR_PASSTHROUGH] = " arg ",
 		[HR_ATOMIC] = " arg ",
@@ -647,6 +647,13 @@ static int parse_key(struct parse *p, enum hog_rule_kind kind, struct hog_rule *
 		if (strcmp(t->val, "defer"))
 			return perr(p, "bad release '%s' (release=defer)", t->val);
 		x->release_defers = 1;
+	} else if (!strcmp(t->key, "preempt")) {
+		char *end;
+		long n = strtol(t->val, &end, 0);
+
+		if (*end || n < 1 || n > MAX_PREEMPT_HELD)
+			return perr(p, "bad preempt '%s' (1..%d)", t->val, MAX_PREEMPT_HELD);
+		x->preempt_held = (int)n;
 	}
 	return 0;
 }

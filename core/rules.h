@@ -61,9 +61,13 @@ struct hog_rule {
 	int bit_arg;		/* bit_spin_lock: the bit number, -1 none */
 	const char *cls;	/* cost class */
 	int release_defers;	/* cost release=defer: the last put only queues the release */
+	int preempt_held;	/* cost preempt=N: called with N preemption levels off, by contract */
 	const char *reason;
 	struct hog_when when;
 };
+
+/* cost preempt=N: at most this many levels (the preemption depth is clamped at 8) */
+#define MAX_PREEMPT_HELD 4
 
 /* Cost classes the core knows how to rank; rules may add others. */
 #define HOG_CLS_HIER	"hier-atomic"
