@@ -50,6 +50,12 @@ struct hog_cost {
 	int irqs_off;		/* IRQs are off at the cost, inside the chain */
 	int irq_on;		/* IRQs were turned back on inside the chain */
 	int batched;		/* only past a per-CPU threshold: once every so many calls */
+	/*
+	 * Levels of preemption off that the cost expects from its callers
+	 * (schedule_preempt_disabled()'s contract): not an atomic context
+	 * for it.  What the chain disabled itself is taken off on the way up.
+	 */
+	int preempt_ok;
 	const char *inner;	/* a lock taken inside the chain and held at the cost */
 	struct hog_when when;	/* applies only if this holds for the arguments */
 };
@@ -123,6 +129,12 @@ struct hog_lockref {
 	const char *kind;	/* spin, local, ..., irq, preempt */
 	int sleeping;
 	int line;		/* where it was taken */
+	/*
+	 * A lock of its class the chain gives up under a name the analysis
+	 * cannot prove different (e4b->bd_sb's group lock after
+	 * ac->ac_sb's was taken): it may be this one.  NULL if none.
+	 */
+	const char *maybe_rel;
 };
 
 /* One way a lock holder reaches the costly site. */

@@ -40,6 +40,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->irq_on = tail->irq_on;
 		c->batched = tail->batched;
 		c->inner = tail->inner;
+		c->preempt_ok = tail->preempt_ok;
 	}
 	c->when.arg = -1;
 	return c;
@@ -115,6 +116,30 @@ static int innermost(struct fs *fs, const struct tup *t, int sleeping, const cha
 	return -1;
 }
 
+/* A lock of h's class, not h, that rel or brk gives up: its display name, or NULL. */
+static const char *same_class_given_up(struct fs *fs, const struct held *h,
+				       const char *const *rel, int nrel,
+				       const char *const *brk, int nbrk)
+{
+	const char *e = NULL;
+	char *n;
+	int i;
+
+	for (i = 0; i < nrel + nbrk && !e && h->cls; i++) {
+		const char *r = i < nrel ? rel[i] : brk[i - nrel];
+
+		if (r && !held_is(h, r) && hog_expr_class(fs->c->strs, r) == h->cls)
+			e = r;
+	}
+	if (!e)
+		return NULL;
+	n = hog_expr_display(e, (const char *const *)fs->f->params, fs->f->nparams,
+			     (const char *const *)fs->f->vnames, fs->f->vnames ? fs->f->nvnames : 0);
+	e = hog_intern(fs->c->strs, n);
+	free(n);
+	return e;
+}
+
 static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *out)
 {
 	char *n = held_name(fs, h);
@@ -141,6 +166,7 @@ static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *
 	memset(out, 0, sizeof(*out));
 	if ((i = innermost(fs, t, 0, rel, nrel, brk, nbrk)) >= 0) {
 		name_held(fs, &t->held[i], out);
+		out->maybe_rel = same_class_given_up(fs, &t->held[i], rel, nrel, brk, nbrk);
 		return 1;
 	}
 	if (t->irq == HOG_IRQ_OFF) {
@@ -173,10 +199,13 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 		return;
 	if (t->pf > 0 && c->cls && !strcmp(c->cls, HOG_CLS_FAULT))
 		return;		/* faults off: the copy fails instead of sleeping */
-	if (c->irq_on && t->irq == HOG_IRQ_OFF) {
-		/* the callee turned IRQs back on before the cost */
+	if ((c->irq_on && t->irq == HOG_IRQ_OFF) || (c->preempt_ok && t->preempt > 0)) {
 		tt = *t;
-		tt.irq = HOG_IRQ_ON;
+		/* the callee turned IRQs back on before the cost */
+		if (c->irq_on && t->irq == HOG_IRQ_OFF)
+			tt.irq = HOG_IRQ_ON;
+		/* preemption off by the cost's contract is not an atomic context for it */
+		tt.preempt = t->preempt > c->preempt_ok ? t->preempt - c->preempt_ok : 0;
 		t = &tt;
 	}
 	if (!pick_lock(fs, t, c, rel, nrel, c->brk, c->nbreak, &lock))
@@ -295,6 +324,18 @@ static int faults_off(const struct hog_cost *c, const struct tset *set)
 	return 1;
 }
 
+/* For callers: the preemption the cost expects, less what every path here turned off. */
+static void contract_up(const struct tset *set, struct hog_cost *c)
+{
+	int i, least = -1;
+
+	for (i = 0; i < set->n && c->preempt_ok; i++)
+		if (least < 0 || set->t[i].preempt < least)
+			least = set->t[i].preempt;
+	if (least > 0)
+		c->preempt_ok = least >= c->preempt_ok ? 0 : c->preempt_ok - least;
+}
+
 /* For callers: entry locks any path gave up before the cost. */
 static void given_up(struct fs *fs, const struct tset *set, struct hog_cost *c)
 {
@@ -353,6 +394,7 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 		return;
 	for (i = 0; i < set->n; i++)
 		emit_raw(fs, &set->t[i], c, c->rel, c->nrel);
+	contract_up(set, c);
 	given_up(fs, set, c);
 	path_flags(set, c);
 	if (!c->inner)
@@ -612,6 +654,7 @@ void eng_rule_cost(struct fs *fs, const struct tset *set, const struct callv *cv
 	if (ok != 1 && cond.arg < 0)
 		return;
 	c = eng_cost_new(fs, k, cr->cls, cr->reason, e->callee, 1, e->line, e->col, NULL);
+	c->preempt_ok = cr->preempt_held;
 	if (ok != 1) {
 		c->when = cond;
 		/* only our callers can tell: no finding here */

@@ -521,6 +521,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	fs.econd = hog_xcalloc(2 * f->nblocks, sizeof(*fs.econd));
 	tset_add(&fs.in[0], &init);
 	state_limits(&fs.limits);
+	find_named_phis(&fs);
 	find_cookies(&fs);
 	find_pmaps(&fs);
 	ret = fixed_point(&fs, order, norder);

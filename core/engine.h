@@ -121,6 +121,8 @@ struct pmap {
 
 #define MAX_PMAP 32	/* variables computed from a parameter's bits (HOG_LIMIT_TRACK) */
 #define MAX_ATOMICS 8	/* atomic targets a summary passes to callers */
+#define HOG_CURRENT_EXPR "@current#^"	/* what a "current-task" call returns */
+#define MAX_NAMED 8	/* locals named only by their source name (HOG_LIMIT_TRACK) */
 
 /*
  * What taking one edge of a block's test says about a parameter, on
@@ -142,6 +144,10 @@ struct fs {
 		const char *name, *cls;
 	} cookie[MAX_COOKIES];
 	int ncookie;
+	struct {
+		const char *name, *addr;
+	} named[MAX_NAMED];	/* %parent: the one address its phi holds */
+	int nnamed;
 	const struct hog_func *f;
 	struct hog_summary *s;
 	struct tset *in;
@@ -185,6 +191,7 @@ void call_prepare(struct fs *fs, const struct hog_event *e, struct callv *cv);
 int irq_from_flags(const struct tup *t, const struct callv *cv, int arg);
 void find_pmaps(struct fs *fs);
 void find_cookies(struct fs *fs);
+void find_named_phis(struct fs *fs);
 void drop_cookie_locks(struct fs *fs, struct tup *t, int var);
 
 /* locks.c: the transfer of calls, stores and assignments */

@@ -468,6 +468,16 @@ static void bind_result(struct fs *fs, const struct callv *cv, const struct hog_
 	const struct hog_rule *pt = rule_of(fs, e->callee, HR_PASSTHROUGH);
 	const char *r;
 
+	/*
+	 * current: the running task, one object wherever it is read, so
+	 * current->sighand->siglock taken in get_signal() is the lock
+	 * do_signal_stop() gives up.  A per-CPU value ('#'), not a global's
+	 * own memory: atomics on its fields are not on a shared line.
+	 */
+	if (e->dst >= 0 && hog_rules_is_current(fs->c->rules, e->callee)) {
+		fs->bind[e->dst] = hog_intern(fs->c->strs, HOG_CURRENT_EXPR);
+		return;
+	}
 	if (pt && e->dst >= 0 && eng_arg_addr(cv, pt->arg))
 		fs->bind[e->dst] = eng_arg_addr(cv, pt->arg);
 	if (!s || !s->ret_addr || e->dst < 0 || fs->bind[e->dst])

@@ -378,12 +378,29 @@ int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
 	return n;
 }
 
+/*
+ * The checks-off function a way goes through (its holder or a call on
+ * it: __dmar_enable_qi() -> panic() -> console_unblank()), NULL if none.
+ */
+static const char *path_quiesced(const struct hog_rules *r, const struct hog_path *p)
+{
+	int i;
+
+	if (hog_rules_is_quiesced(r, p->holder))
+		return p->holder;
+	for (i = 0; i < p->nchain; i++)
+		if (hog_rules_is_quiesced(r, p->chain[i].func))
+			return p->chain[i].func;
+	return NULL;
+}
+
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
-	int ba = hog_rules_is_boot(r, a->holder), bb = hog_rules_is_boot(r, b->holder);
+	int ba = hog_rules_is_boot(r, a->holder) || path_quiesced(r, a);
+	int bb = hog_rules_is_boot(r, b->holder) || path_quiesced(r, b);
 
-	/* a way from outside the boot phase says more */
+	/* a way from outside the boot phase (and the checks-off holders) says more */
 	if (ba != bb)
 		return bb;
 	if (a->irqs_off != b->irqs_off)
@@ -435,11 +452,13 @@ static int release_defers(const struct hog_prog *prog, const struct hog_finding 
 	return r && r->release_defers;
 }
 
-static const char *note_reason(const struct hog_prog *prog, const struct hog_finding *f)
+static const char *note_reason(const struct hog_prog *prog, const struct hog_finding *f,
+			       const char **arg)
 {
 	const struct hog_path *p = &f->paths[0];
 	const char *lk = p->lock.kind ? p->lock.kind : "";
 
+	*arg = p->holder;
 	if (hog_rules_is_boot(prog->rules, p->holder))
 		/*
 		 * start_kernel() runs on one CPU with IRQs off before the
@@ -448,6 +467,14 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		 * contend for a lock.
 		 */
 		return "%s() is the boot phase: one CPU, no scheduler yet, and the kernel does not check atomic context then (rules: boot-phase)";
+	if ((*arg = path_quiesced(prog->rules, p)))
+		/*
+		 * resume_target_kernel(), panic(): the other CPUs are offline
+		 * or stopped, and the kernel's might_sleep() checks are off
+		 * (system_state past SYSTEM_RUNNING, or oops_in_progress).
+		 */
+		return "it goes through %s(), which runs with the other CPUs offline or stopped, and the kernel does not check atomic context then (rules: checks-off)";
+	*arg = p->holder;
 	if (hog_kind_sleeps(f->kind))
 		return NULL;
 	if (p->lock.sleeping)
@@ -471,17 +498,24 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
  */
 static void rate(struct hog_prog *prog, struct hog_finding *f)
 {
-	const char *why = note_reason(prog, f);
+	const char *arg;
+	const char *why = note_reason(prog, f, &arg);
 
 	f->score = score(prog, f);
 	if (why) {
-		char *t = hog_xasprintf(why, f->paths[0].holder);
+		char *t = hog_xasprintf(why, arg);
 
 		f->sev = HS_NOTE;
 		f->demoted = hog_intern(prog->strs, t);
 		free(t);
 	} else {
-		f->sev = hog_kind_sleeps(f->kind) ? HS_ERROR : HS_WARNING;
+		/*
+		 * A sleep is a claim of a bug only when the lock is surely
+		 * held: a chain that gives up a lock of its class under
+		 * another name may have given up this one.
+		 */
+		f->sev = hog_kind_sleeps(f->kind) && !f->paths[0].lock.maybe_rel ?
+			 HS_ERROR : HS_WARNING;
 	}
 }
 

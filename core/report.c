@@ -229,6 +229,8 @@ static json_t *finding_json(const struct hog_report_item *it)
 		json_object_set_new(o, "baseline", json_string(base_name(it->state)));
 	if (f->demoted)
 		json_object_set_new(o, "demoted", json_string(f->demoted));
+	if (p->lock.maybe_rel)
+		json_object_set_new(o, "maybe_released", json_string(p->lock.maybe_rel));
 	/* like every top-level field, of the primary way; callers carry their own */
 	if (p->limits)
 		json_object_set_new(o, "incomplete", limits_json(p->limits));

@@ -105,6 +105,8 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->strip);
 	hog_vec_free(&r->release_words);
 	hog_vec_free(&r->boot_funcs);
+	hog_vec_free(&r->current_funcs);
+	hog_vec_free(&r->quiesced_funcs);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
 	hog_vec_free(&r->fe.parent_fields);
@@ -628,6 +630,26 @@ int hog_rules_is_boot(const struct hog_rules *r, const char *name)
 	return 0;
 }
 
+int hog_rules_is_quiesced(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->quiesced_funcs.n; i++)
+		if (!strcmp(r->quiesced_funcs.v[i], name))
+			return 1;
+	return 0;
+}
+
+int hog_rules_is_current(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->current_funcs.n; i++)
+		if (!strcmp(r->current_funcs.v[i], name))
+			return 1;
+	return 0;
+}
+
 int hog_rules_release_by_name(const struct hog_rules *r, const char *name)
 {
 	int i;
@@ -645,7 +667,7 @@ static int key_allowed(enum hog_rule_kind k, const char *key)
 		[HR_LOCK] = " op arg kind irq cond flags bit ",
 		[HR_IRQ] = " op flags ",
 		[HR_PREEMPT] = " op when ",
-		[HR_COST] = " class when release ",
+		[HR_COST] = " class when release preempt ",
 		[HR_LOCKBREAK] = " op arg ",
 		[HR_PASSTHROUGH] = " arg ",
 		[HR_ATOMIC] = " arg ",
@@ -717,6 +739,13 @@ static int parse_key(struct parse *p, enum hog_rule_kind kind, struct hog_rule *
 		if (strcmp(t->val, "defer"))
 			return perr(p, "bad release '%s' (release=defer)", t->val);
 		x->release_defers = 1;
+	} else if (!strcmp(t->key, "preempt")) {
+		char *end;
+		long n = strtol(t->val, &end, 0);
+
+		if (*end || n < 1 || n > MAX_PREEMPT_HELD)
+			return perr(p, "bad preempt '%s' (1..%d)", t->val, MAX_PREEMPT_HELD);
+		x->preempt_held = (int)n;
 	}
 	return 0;
 }
@@ -1020,6 +1049,10 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->release_words, d);
 	if (!strcmp(d, "boot-phase"))
 		return parse_words(p, &p->r->boot_funcs, d);
+	if (!strcmp(d, "checks-off"))
+		return parse_words(p, &p->r->quiesced_funcs, d);
+	if (!strcmp(d, "current-task"))
+		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "strip")) {
 		int i;
 

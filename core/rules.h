@@ -61,6 +61,7 @@ struct hog_rule {
 	int bit_arg;		/* bit_spin_lock: the bit number, -1 none */
 	const char *cls;	/* cost class */
 	int release_defers;	/* cost release=defer: the last put only queues the release */
+	int preempt_held;	/* cost preempt=N: called with N preemption levels off, by contract */
 	const char *reason;
 	struct hog_when when;
 	/* kernel versions it applies to: since <= v < until; 0 no limit */
@@ -79,6 +80,8 @@ int hog_kversion_parse(const char *s, unsigned *out);
 void hog_kversion_text(unsigned v, char *buf, size_t n);
 /* The version a tree's top Makefile builds (make -s kernelversion): 0 or -1. */
 int hog_kversion_of_tree(const char *dir, unsigned *out);
+/* cost preempt=N: at most this many levels (the preemption depth is clamped at 8) */
+#define MAX_PREEMPT_HELD 4
 
 /* Cost classes the core knows how to rank; rules may add others. */
 #define HOG_CLS_HIER	"hier-atomic"
@@ -148,6 +151,8 @@ struct hog_rules {
 	struct hog_rank_policy rank;
 	struct hog_vec release_words;	/* "release-by-name": interned words */
 	struct hog_vec boot_funcs;	/* "boot-phase": interned function names */
+	struct hog_vec current_funcs;	/* "current-task": interned function names */
+	struct hog_vec quiesced_funcs;	/* "checks-off": interned function names */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 	/*
@@ -184,6 +189,10 @@ const struct hog_rule *hog_rules_find(const struct hog_rules *r,
 int hog_rules_is_strip(const struct hog_rules *r, const char *field);
 /* The base score of a cost class. */
 int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
+/* Is name one of the "checks-off" functions (resume_target_kernel, panic)? */
+int hog_rules_is_quiesced(const struct hog_rules *r, const char *name);
+/* Is name one of the "current-task" functions (get_current)? */
+int hog_rules_is_current(const struct hog_rules *r, const char *name);
 /* Is name one of the "boot-phase" functions? */
 int hog_rules_is_boot(const struct hog_rules *r, const char *name);
 /* Does a name contain one of the "release-by-name" words? */

@@ -12,12 +12,31 @@
 
 /* ---------- values ---------- */
 
+/* "%parent/..." rebased on the address find_named_phis() found for it */
+static const char *bind_named(struct fs *fs, const char *e)
+{
+	size_t n = strcspn(e, "/^#[");
+	int i;
+
+	for (i = 0; i < fs->nnamed; i++)
+		if (strlen(fs->named[i].name) == n - 1 && !strncmp(e + 1, fs->named[i].name, n - 1)) {
+			char *t = hog_xasprintf("%s%s", fs->named[i].addr, e + n);
+			const char *r = hog_intern(fs->c->strs, t);
+
+			free(t);
+			return r;
+		}
+	return e;
+}
+
 static const char *bind_root(struct fs *fs, const char *e)
 {
 	int v = hog_expr_var(e);
 
 	if (v >= 0 && v < fs->f->nvars && fs->bind[v])
 		return hog_expr_rebase_var(fs->c->strs, e, v, fs->bind[v]);
+	if (e[0] == '%' && fs->nnamed)
+		return bind_named(fs, e);
 	return e;
 }
 
@@ -303,4 +322,64 @@ void drop_cookie_locks(struct fs *fs, struct tup *t, int var)
 				t->nheld--;
 			}
 	}
+}
+
+/* The one address other than NULL that a phi's incoming values agree on; NULL if none. */
+static const char *phi_addr(const struct hog_phi *p)
+{
+	const char *a = NULL;
+	int k;
+
+	for (k = 0; k < p->n; k++) {
+		const struct hog_val *v = &p->val[k];
+
+		if (v->kind == HV_CONST && !v->cst)
+			continue;
+		if (v->kind != HV_ADDR || !hog_expr_portable(v->addr) || (a && a != v->addr))
+			return NULL;
+		a = v->addr;
+	}
+	return a;
+}
+
+/* How many of the function's variables carry the source name n. */
+static int name_uses(const struct hog_func *f, const char *n)
+{
+	int v, k = 0;
+
+	for (v = 0; v < f->nvnames; v++)
+		k += f->vnames[v] && !strcmp(f->vnames[v], n);
+	return k;
+}
+
+/*
+ * parent = IS_ROOT(dentry) ? NULL : dentry->d_parent; ...
+ * if (parent) spin_unlock(&parent->d_lock);
+ * Where the plugin could not see through the phi it names the pointer
+ * by its source variable (%parent).  When that variable is the
+ * function's only one of the name and its phi holds one address or
+ * NULL, the name is that address: the unlock gives up the lock the
+ * caller took as dentry->d_parent->d_lock.  Another variable of the
+ * name (parent = lock_parent(dentry) on another path) leaves it alone.
+ */
+void find_named_phis(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, j;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (j = 0; j < f->blocks[b].nphi; j++) {
+			const struct hog_phi *p = &f->blocks[b].phi[j];
+			const char *n = var_name(f, p->dst), *a = phi_addr(p);
+
+			if (!n || !*n || !a || name_uses(f, n) != 1)
+				continue;
+			if (fs->nnamed == MAX_NAMED) {
+				fs->limits |= HOG_LIMIT_TRACK;
+				return;
+			}
+			fs->named[fs->nnamed].name = n;
+			fs->named[fs->nnamed].addr = hog_expr_norm(fs->c->strs, fs->c->rules, a);
+			fs->nnamed++;
+		}
 }
