@@ -58,6 +58,12 @@ struct hog_cost {
 	int preempt_ok;
 	const char *inner;	/* a lock taken inside the chain and held at the cost */
 	struct hog_when when;	/* applies only if this holds for the arguments */
+	/*
+	 * Loops: the outer loop (its function and line) whose body reaches
+	 * this one under the same locks; that loop is the finding, this one
+	 * is folded into it.  func NULL: not nested.
+	 */
+	struct hog_step nest;
 };
 
 /* A lock a function leaves held (acquires) for its caller. */
@@ -148,6 +154,7 @@ struct hog_path {
 	struct hog_lockref lock;
 	char fingerprint[17];	/* of this way to the site: holder and lock */
 	unsigned limits;	/* HOG_LIMIT_* of the functions on this way */
+	struct hog_step nest;	/* loops: the outer loop this way runs it in (hog_cost.nest) */
 };
 
 struct hog_finding {

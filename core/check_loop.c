@@ -94,10 +94,39 @@ static int inside_qualifying(struct fs *fs, const struct hog_loop *l)
 	return 0;
 }
 
-/* What makes the loop long, and the heaviest call it makes (malloc'ed). */
-static char *loop_reason(const struct hog_loop *l, const char *heavy)
+/* The callees' loops the body reaches: the first one's function, and how many. */
+static int loops_in(struct fs *fs, const struct hog_loop *l, const char **first)
 {
-	char *what, *r;
+	struct eng_block b;
+	int i, n = 0;
+
+	*first = NULL;
+	for (i = 0; i < l->nblocks; i++) {
+		eng_block(fs, l->blocks[i], &b);
+		if (b.loop_in && !*first)
+			*first = b.loop_in;
+		n += b.nloops_in;
+	}
+	return n;
+}
+
+/* ", around the loop in gup_p4d_range() and 4 more" (malloc'ed), or "" */
+static char *nest_words(struct fs *fs, const struct hog_loop *l)
+{
+	const char *first;
+	int n = loops_in(fs, l, &first);
+
+	if (!n)
+		return hog_xstrdup("");
+	if (n == 1)
+		return hog_xasprintf(", around the loop in %s()", first);
+	return hog_xasprintf(", around the loop in %s() and %d more", first, n - 1);
+}
+
+/* What makes the loop long, and the heaviest call it makes (malloc'ed). */
+static char *loop_reason(struct fs *fs, const struct hog_loop *l, const char *heavy)
+{
+	char *what, *r, *nest = nest_words(fs, l);
 
 	if (l->shape == HL_SCALES && l->bound >= 0 && l->bound < LOOP_BOUND_SAID)
 		what = hog_xasprintf("walk over a container that grows with the machine or the workload, up to %lld iterations",
@@ -108,10 +137,12 @@ static char *loop_reason(const struct hog_loop *l, const char *heavy)
 		what = hog_xasprintf("loop of up to %lld iterations", l->bound);
 	else
 		what = hog_xasprintf("loop with a data-dependent trip count");
-	if (!heavy)
-		return what;
-	r = hog_xasprintf("%s calling %s() on every iteration", what, heavy);
+	if (heavy)
+		r = hog_xasprintf("%s calling %s() on every iteration%s", what, heavy, nest);
+	else
+		r = hog_xasprintf("%s%s", what, nest);
 	free(what);
+	free(nest);
 	return r;
 }
 
@@ -125,7 +156,7 @@ static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
 
 	loop_heavy(fs, l, &heavy, &line);
 	nbrk = eng_loop_breaks(fs, l, brk, MAX_LOOP_BREAKS);
-	reason = loop_reason(l, heavy);
+	reason = loop_reason(fs, l, heavy);
 	c = eng_cost_new(fs, HK_LOOP, eng_intern(fs, HOG_CLS_LOOP), eng_intern(fs, reason),
 			 heavy, 0, l->line, l->col, NULL);
 	free(reason);

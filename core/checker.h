@@ -116,6 +116,9 @@ struct eng_block {
 	const char *heavy_name;	/* the weightiest of them */
 	int heavy_line;
 	int heavy_weight;
+	/* callees' loops reached here under no lock of their own: the first one's function, how many */
+	const char *loop_in;
+	int nloops_in;
 };
 void eng_block(struct fs *fs, int b, struct eng_block *out);
 /* Locks given up somewhere inside loop l (portable names, or held at its header). */

@@ -41,6 +41,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->batched = tail->batched;
 		c->inner = tail->inner;
 		c->preempt_ok = tail->preempt_ok;
+		c->nest = tail->nest;
 	}
 	c->when.arg = -1;
 	return c;
@@ -226,6 +227,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.chain = c->chain;
 	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off;
 	r->path.lock = lock;
+	r->path.nest = c->nest;
 	hog_vec_push(fs->c->raws, r);
 }
 
@@ -540,6 +542,36 @@ static void note_heavy(struct fs *fs, const struct hog_event *e)
 	fs->nontrivial++;
 }
 
+static int nraws(struct fs *fs)
+{
+	return fs->c->raws ? fs->c->raws->n : 0;
+}
+
+/*
+ * A callee's loop, carried to this call: recorded, and remembered with
+ * the raws it made here so that fold_nests() (engine.c) can fold it
+ * into a loop of ours around the call.
+ */
+static void loop_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
+{
+	struct binfo *bi = &fs->bi[fs->cur_block];
+	struct nest_cand *n;
+	int r0 = nraws(fs), own_lock = c->inner != NULL;
+
+	eng_cost_at(fs, set, c);
+	/* the words of our loop name the callee loops that run in its section */
+	if (!own_lock && !bi->f.loop_in)
+		bi->f.loop_in = c->chain[c->nchain - 1].func;
+	if (!own_lock)
+		bi->f.nloops_in++;
+	n = hog_alloc(fs->c->arena, sizeof(*n));
+	n->c = c;
+	n->block = fs->cur_block;
+	n->raw0 = r0;
+	n->raw1 = nraws(fs);
+	hog_vec_push(&fs->nested, n);
+}
+
 /* The callee's costs, carried to this call: extended by one step, in our terms. */
 static void callee_costs(struct fs *fs, const struct tset *set, const struct callv *cv,
 			 const struct hog_summary *s)
@@ -572,6 +604,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		if (ok != 1) {
 			c->when = cond;
 			eng_cost_for_callers(fs, c);
+		} else if (c->kind == HK_LOOP) {
+			loop_cost_at(fs, set, c);
 		} else {
 			eng_cost_at(fs, set, c);
 		}

@@ -30,6 +30,42 @@ static void record_exit(struct fs *fs, const struct tset *set, const struct hog_
 	}
 }
 
+/*
+ * A callback contract (rules: callback-break): the function's indirect
+ * call may drop and retake the innermost spinning lock held at it
+ * (list_lru's isolate callback, which says so by returning LRU_RETRY).
+ * Like cond_resched_lock(), the call gives the lock up: a loop around
+ * it is not a section under that lock, and a lock of our caller's is
+ * broken for them too.  irqs=on: IRQs come in with the lock.
+ */
+static void callback_break(struct fs *fs, const struct tset *set)
+{
+	const char *lock;
+	int i, j, irqs;
+
+	if (!hog_rules_callback_break(fs->c->rules, fs->f->name, &irqs, &lock))
+		return;
+	if (irqs)
+		fs->bi[fs->cur_block].f.irq_on = 1;
+	if (lock) {
+		/* the caller's lock, named by the rule: given up for them too */
+		note_release(fs, lock, hog_expr_class(fs->c->strs, lock));
+		add_everrel(fs, lock);
+		return;
+	}
+	for (i = 0; i < set->n; i++)
+		for (j = set->t[i].nheld - 1; j >= 0; j--) {
+			const struct held *h = &set->t[i].held[j];
+
+			if (h->sleeping)
+				continue;
+			note_release(fs, h->expr, h->cls);
+			if (h->expr && hog_expr_portable(h->expr))
+				add_everrel(fs, h->expr);
+			break;
+		}
+}
+
 static void transfer(struct fs *fs, int bno, struct tset *set)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -48,8 +84,10 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 			apply_call(fs, set, &cv);
 			break;
 		case HE_ICALL:
-			if (fs->recording)
+			if (fs->recording) {
 				fs->icalls++;
+				callback_break(fs, set);
+			}
 			break;
 		case HE_ATOMIC:
 			if (fs->recording)
@@ -296,14 +334,151 @@ static void loop_entry(struct fs *fs, const struct hog_loop *l, struct tset *ent
 		tset_copy(entry, &fs->in[l->header]);
 }
 
+static int nraws(struct fs *fs)
+{
+	return fs->c->raws ? fs->c->raws->n : 0;
+}
+
 void eng_loop_cost(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
 {
+	struct loop_rec *lr = &fs->lrec[l - fs->f->loops];
 	struct tset entry = { 0 };
+	int ncost = fs->costs.n;
 
 	loop_entry(fs, l, &entry);
 	fs->cur_block = l->header;
+	lr->raw0 = nraws(fs);
 	eng_cost_at(fs, &entry, c);
+	lr->raw1 = nraws(fs);
+	lr->c = c;
+	lr->in_summary = fs->costs.n > ncost;
 	tset_free(&entry);
+}
+
+/* Did the loop's own finding name the lock this raw finding names? */
+static int same_section(struct fs *fs, const struct hog_raw *r, const struct loop_rec *lr)
+{
+	int i;
+
+	for (i = lr->raw0; i < lr->raw1; i++) {
+		const struct hog_raw *o = fs->c->raws->v[i];
+
+		if (o->path.lock.name == r->path.lock.name)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The outermost reported loop whose body holds block b and whose own
+ * finding is under r's lock (r NULL: the outermost whose cost reached
+ * the summary whole, no lock given up on the way round); -1 none.
+ */
+static int outer_loop(struct fs *fs, int b, const struct hog_raw *r)
+{
+	const struct hog_func *f = fs->f;
+	int i, best = -1;
+
+	for (i = 0; i < f->nloops; i++) {
+		const struct loop_rec *lr = &fs->lrec[i];
+
+		if (!lr->c || !hog_loop_has(&f->loops[i], b))
+			continue;
+		if (r ? !same_section(fs, r, lr) : (!lr->in_summary || lr->c->nbreak))
+			continue;
+		if (best < 0 || f->loops[i].nblocks > f->loops[best].nblocks)
+			best = i;
+	}
+	return best;
+}
+
+static const struct hog_step *site_of(const struct hog_path *p)
+{
+	return &p->chain[p->nchain - 1];
+}
+
+/* The same callee loop reached under the same lock: the nest's, wherever the call. */
+static int same_inner(const struct hog_raw *a, const struct hog_raw *b)
+{
+	const struct hog_step *sa = site_of(&a->path), *sb = site_of(&b->path);
+
+	return sa->func == sb->func && sa->line == sb->line &&
+	       a->path.lock.name == b->path.lock.name;
+}
+
+/* b is the same callee loop as a, and folded */
+static int same_cost_site(const struct hog_cost *a, const struct hog_cost *b)
+{
+	const struct hog_step *sa = &a->chain[a->nchain - 1], *sb = &b->chain[b->nchain - 1];
+
+	return b->nest.func && sa->func == sb->func && sa->line == sb->line;
+}
+
+/* Folds the raws made at candidate n into loops of ours; returns how many. */
+static int fold_raws(struct fs *fs, const struct nest_cand *n)
+{
+	int j, l, k = 0;
+
+	for (j = n->raw0; j < n->raw1; j++) {
+		struct hog_raw *r = fs->c->raws->v[j];
+
+		if ((l = outer_loop(fs, n->block, r)) >= 0) {
+			r->path.nest = fs->lrec[l].c->chain[0];
+			k++;
+		}
+	}
+	return k;
+}
+
+/* A raw reached outside our loop that another call runs inside it: folded too. */
+static void fold_alike(struct fs *fs, struct hog_raw *r)
+{
+	int i, j;
+
+	for (i = 0; i < fs->nested.n && !r->path.nest.func; i++) {
+		const struct nest_cand *n = fs->nested.v[i];
+
+		for (j = n->raw0; j < n->raw1; j++) {
+			const struct hog_raw *o = fs->c->raws->v[j];
+
+			if (o != r && o->path.nest.func && same_inner(o, r)) {
+				r->path.nest = o->path.nest;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * One loop nest, one finding: a callee's loop reached from the body of
+ * a loop of ours that is itself a finding under the same lock is folded
+ * into ours (its raws and its summary cost say so; prog.c makes it a
+ * note).  Under a lock taken inside our loop's body, the outermost loop
+ * that runs under it is the one; a lock our loop gives up on the way
+ * round leaves the callee's loop a section of its own.  The same callee
+ * loop reached also outside the loop, under the same lock, is folded
+ * all the same: the outer loop's finding runs it, and more often.
+ */
+static void fold_nests(struct fs *fs)
+{
+	int i, j, l;
+
+	for (i = 0; i < fs->nested.n; i++) {
+		struct nest_cand *n = fs->nested.v[i];
+
+		fold_raws(fs, n);
+		if ((l = outer_loop(fs, n->block, NULL)) >= 0)
+			n->c->nest = fs->lrec[l].c->chain[0];
+	}
+	for (i = 0; i < fs->nested.n; i++) {
+		struct nest_cand *n = fs->nested.v[i];
+
+		for (j = n->raw0; j < n->raw1; j++)
+			fold_alike(fs, fs->c->raws->v[j]);
+		for (j = 0; j < fs->nested.n && !n->c->nest.func; j++)
+			if (same_cost_site(n->c, ((struct nest_cand *)fs->nested.v[j])->c))
+				n->c->nest = ((struct nest_cand *)fs->nested.v[j])->c->nest;
+	}
 }
 
 /* ---------- the walk ---------- */
@@ -480,6 +655,7 @@ static void record(struct fs *fs, const int *order, int norder)
 	for (k = 0; k < hog_nkinds(); k++)
 		if (hog_checker(k)->done)
 			hog_checker(k)->done(fs);
+	fold_nests(fs);
 }
 
 static void fs_free(struct fs *fs)
@@ -496,6 +672,8 @@ static void fs_free(struct fs *fs)
 	hog_vec_free(&fs->costs);
 	hog_vec_free(&fs->everrel);
 	hog_vec_free(&fs->atomics);
+	hog_vec_free(&fs->nested);
+	free(fs->lrec);
 	free(fs->in);
 	free(fs->bind);
 	free(fs->bi);
@@ -516,6 +694,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	fs.in = hog_xcalloc(f->nblocks, sizeof(*fs.in));
 	fs.bind = hog_xcalloc(f->nvars + 1, sizeof(*fs.bind));
 	fs.bi = hog_xcalloc(f->nblocks, sizeof(*fs.bi));
+	fs.lrec = hog_xcalloc(f->nloops + 1, sizeof(*fs.lrec));
 	order = block_order(f, &norder);
 	fs.idom = dominators(f, order, norder);
 	fs.econd = hog_xcalloc(2 * f->nblocks, sizeof(*fs.econd));

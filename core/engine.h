@@ -136,6 +136,24 @@ struct econd {
 	long long mask;
 };
 
+/*
+ * One loop nest, one finding: a callee's loop cost carried at a call in
+ * block `block` (inside a loop of ours or not), with the raw findings it made here ([raw0, raw1) of
+ * the context's raws); resolved against the reported loops once the
+ * checkers are done (engine.c, fold_nests()).
+ */
+struct nest_cand {
+	struct hog_cost *c;
+	int block, raw0, raw1;
+};
+
+/* A loop a checker reported (eng_loop_cost): its cost and its raws. */
+struct loop_rec {
+	struct hog_cost *c;	/* NULL: not reported */
+	int in_summary;		/* the cost reached the summary */
+	int raw0, raw1;
+};
+
 struct fs {
 	struct pmap pmap[MAX_PMAP];
 	int npmap;
@@ -164,6 +182,8 @@ struct fs {
 	struct hog_vec atomics;	/* portable atomic targets */
 	int nontrivial;
 	int icalls;
+	struct hog_vec nested;	/* struct nest_cand *: loop costs carried at calls in loops */
+	struct loop_rec *lrec;	/* [f->nloops]: what each reported loop recorded */
 	unsigned limits;	/* HOG_LIMIT_* hit while analysing f */
 };
 

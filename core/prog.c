@@ -410,6 +410,18 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 	return strcmp(a->holder, b->holder) < 0;
 }
 
+/*
+ * Of two ways with the same holder and lock: one that runs the loop on
+ * its own, not folded into an outer loop's finding, then the better.
+ */
+static int way_better(const struct hog_rules *r, const struct hog_path *a,
+		      const struct hog_path *b)
+{
+	if (!a->nest.func != !b->nest.func)
+		return !a->nest.func;
+	return path_better(r, a, b);
+}
+
 /* A finding's class's base score, adjusted for its context (rules: rank). */
 static int score(const struct hog_prog *prog, const struct hog_finding *f)
 {
@@ -496,13 +508,38 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
  * an error, outside the boot phase; the reasons for a note are
  * note_reason()'s; the rest are warnings.
  */
+/*
+ * One loop nest, one finding: every way to this loop runs it inside an
+ * outer loop that is the finding under the same lock (engine.c,
+ * fold_nests()).  Said with the primary way's outer loop (malloc'ed),
+ * NULL if some way runs it on its own.
+ */
+static char *nest_reason(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	const struct hog_step *n = &f->paths[0].nest;
+	int i;
+
+	if (f->kind != HK_LOOP || !prog->rules->loop.nest_fold)
+		return NULL;
+	for (i = 0; i < f->npaths; i++)
+		if (!f->paths[i].nest.func)
+			return NULL;
+	return hog_xasprintf("it runs inside the loop in %s() (%s:%d), the finding for this section: one loop nest, one finding (rules: loop nest=fold)",
+			     n->func, n->file ? n->file : "?", n->line);
+}
+
 static void rate(struct hog_prog *prog, struct hog_finding *f)
 {
 	const char *arg;
 	const char *why = note_reason(prog, f, &arg);
+	char *nest = why ? NULL : nest_reason(prog, f);
 
 	f->score = score(prog, f);
-	if (why) {
+	if (nest) {
+		f->sev = HS_NOTE;
+		f->demoted = hog_intern(prog->strs, nest);
+		free(nest);
+	} else if (why) {
 		char *t = hog_xasprintf(why, arg);
 
 		f->sev = HS_NOTE;
@@ -648,7 +685,7 @@ static void group(struct hog_prog *p)
 			    lock)
 				break;
 		if (j < f->npaths) {
-			if (path_better(p->rules, &r->path, &f->paths[j]))
+			if (way_better(p->rules, &r->path, &f->paths[j]))
 				f->paths[j] = r->path;
 			continue;
 		}

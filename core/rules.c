@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <stdint.h>
 #include "rules.h"
+#include "expr.h"
 
 static const char *const kind_names[HR_NKINDS] = {
 	[HR_LOCK] = "lock",
@@ -88,6 +89,7 @@ struct hog_rules *hog_rules_new(struct hog_strtab *strs)
 	r->byname = hog_map_new();
 	r->outside = hog_map_new();
 	r->loop.max_bound = 64;
+	r->loop.nest_fold = 1;
 	r->loop.listwalk = 0;
 	r->loop.min_calls = 1;
 	r->loop.max_chain = 8;
@@ -107,6 +109,9 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->boot_funcs);
 	hog_vec_free(&r->current_funcs);
 	hog_vec_free(&r->quiesced_funcs);
+	hog_vec_free(&r->cb_funcs);
+	hog_vec_free(&r->cb_irqs);
+	hog_vec_free(&r->cb_locks);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
 	hog_vec_free(&r->fe.parent_fields);
@@ -535,6 +540,13 @@ static int parse_loop(struct parse *p)
 				p->r->loop.listwalk = 1;
 			else
 				return perr(p, "listwalk is ignore or report, not '%s'", t->val);
+		} else if (!strcmp(t->key, "nest")) {
+			if (!strcmp(t->val, "fold"))
+				p->r->loop.nest_fold = 1;
+			else if (!strcmp(t->val, "report"))
+				p->r->loop.nest_fold = 0;
+			else
+				return perr(p, "nest is fold or report, not '%s'", t->val);
 		} else if (!strcmp(t->key, "calls")) {
 			if (parse_int(p, t->key, t->val, 0, 1000, &v))
 				return -1;
@@ -617,6 +629,53 @@ static int parse_words(struct parse *p, struct hog_vec *v, const char *what)
 			return perr(p, "%s takes identifier words, not '%s'", what, p->tok[i].val);
 		hog_vec_push(v, (void *)hog_intern(p->r->strs, p->tok[i].val));
 	}
+	return 0;
+}
+
+int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *irqs_on,
+			     const char **lock)
+{
+	int i;
+
+	for (i = 0; name && i < r->cb_funcs.n; i++)
+		if (!strcmp(r->cb_funcs.v[i], name)) {
+			*irqs_on = (int)(intptr_t)r->cb_irqs.v[i];
+			*lock = r->cb_locks.v[i];
+			return 1;
+		}
+	return 0;
+}
+
+static void push_name(struct parse *p, struct hog_vec *v, const char *name);
+
+/* callback-break NAME [lock=$N...] [irqs=on] "reason" */
+static int parse_callback_break(struct parse *p)
+{
+	const char *lock = NULL, *dummy;
+	int i, reason = 0, irqs = 0;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_ident(p->tok[1].val))
+		return perr(p, "callback-break needs a function name");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key)
+			reason++;
+		else if (t->key && !strcmp(t->key, "irqs") && !strcmp(t->val, "on"))
+			irqs = 1;
+		else if (t->key && !strcmp(t->key, "lock") && hog_expr_portable(t->val))
+			lock = hog_expr_norm(p->r->strs, p->r, t->val);
+		else
+			return perr(p, "callback-break takes lock=$N..., irqs=on and a reason, not '%s'",
+				    t->val);
+	}
+	if (reason != 1)
+		return perr(p, "callback-break needs one \"reason\"");
+	if (hog_rules_callback_break(p->r, p->tok[1].val, &i, &dummy))
+		return perr(p, "'%s' already has a callback-break", p->tok[1].val);
+	push_name(p, &p->r->cb_funcs, p->tok[1].val);
+	hog_vec_push(&p->r->cb_irqs, (void *)(intptr_t)irqs);
+	hog_vec_push(&p->r->cb_locks, (void *)lock);
 	return 0;
 }
 
@@ -926,15 +985,28 @@ static int is_target(const char *s)
 	return is_ident(buf) && (!dot || is_ident(dot));
 }
 
-/* bound NAME|STRUCT.FIELD max=N [since=V] [until=V] "reason" */
+/* A bound's target: is_target()'s, or TYPE[] (a walk along one table of TYPE entries) */
+static int is_bound_target(const char *s)
+{
+	char buf[256];
+	size_t n = strlen(s);
+
+	if (n <= 2 || n >= sizeof(buf) || strcmp(s + n - 2, "[]"))
+		return is_target(s);
+	memcpy(buf, s, n - 2);
+	buf[n - 2] = 0;
+	return is_ident(buf);
+}
+
+/* bound NAME|STRUCT.FIELD|TYPE[] max=N [since=V] [until=V] "reason" */
 static int parse_bound(struct parse *p)
 {
 	long long v = -1;
 	int i, reason = 0;
 	unsigned since = 0, until = 0;
 
-	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_target(p->tok[1].val))
-		return perr(p, "bound needs a function name or STRUCT.FIELD");
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_bound_target(p->tok[1].val))
+		return perr(p, "bound needs a function name, STRUCT.FIELD or TYPE[]");
 	for (i = 2; i < p->ntok; i++) {
 		const struct tok *t = &p->tok[i];
 
@@ -1053,6 +1125,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->quiesced_funcs, d);
 	if (!strcmp(d, "current-task"))
 		return parse_words(p, &p->r->current_funcs, d);
+	if (!strcmp(d, "callback-break"))
+		return parse_callback_break(p);
 	if (!strcmp(d, "strip")) {
 		int i;
 

@@ -97,6 +97,7 @@ struct hog_loop_policy {
 	int listwalk;		/* report pointer-chasing walks: 0 no, 1 yes */
 	int min_calls;		/* non-trivial calls a loop body needs to count */
 	int max_chain;		/* longest call chain followed */
+	int nest_fold;		/* a loop run inside an outer loop's finding is a note: 1, or 0 */
 };
 
 /*
@@ -153,6 +154,9 @@ struct hog_rules {
 	struct hog_vec boot_funcs;	/* "boot-phase": interned function names */
 	struct hog_vec current_funcs;	/* "current-task": interned function names */
 	struct hog_vec quiesced_funcs;	/* "checks-off": interned function names */
+	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
+	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
+	struct hog_vec cb_locks;	/* ... lock=EXPR (in the function's terms), NULL none */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 	/*
@@ -193,6 +197,14 @@ int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
 int hog_rules_is_quiesced(const struct hog_rules *r, const char *name);
 /* Is name one of the "current-task" functions (get_current)? */
 int hog_rules_is_current(const struct hog_rules *r, const char *name);
+/*
+ * A "callback-break" contract for function name: an indirect call in it
+ * may drop and retake a lock: *lock (an address in the function's terms,
+ * its caller's lock) or, NULL, the innermost spinning lock held there.
+ * Returns 1 and sets *irqs_on (IRQs let in with the lock) if there is one.
+ */
+int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *irqs_on,
+			     const char **lock);
 /* Is name one of the "boot-phase" functions? */
 int hog_rules_is_boot(const struct hog_rules *r, const char *name);
 /* Does a name contain one of the "release-by-name" words? */

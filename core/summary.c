@@ -57,6 +57,9 @@ static void keep_costs(struct fs *fs)
 		for (j = 0; j < keep.n; j++)
 			if (same_cost(keep.v[j], c))
 				break;
+		/* a loop nested on one way and not on another is not folded */
+		if (j < keep.n && !c->nest.func)
+			((struct hog_cost *)keep.v[j])->nest.func = NULL;
 		if (j == keep.n && keep.n == MAX_COSTS)
 			fs->limits |= HOG_LIMIT_COSTS;
 		else if (j == keep.n)

@@ -1247,6 +1247,75 @@ static bool loop_scales(struct lower *L, class loop *loop)
 	return false;
 }
 
+/*
+ * A walk along one table (rules/README.md, "bound", TYPE[]): a header
+ * phi of type TYPE * advanced by one entry on every round ("pte++" in
+ * the kernel's page-table walkers, which split their ranges at
+ * pmd_addr_end() and so never leave the table) runs at most as many
+ * rounds as the table has entries, the cap the rules give TYPE[].
+ */
+#define TABLE_NAME_MAX 128
+
+static long long table_cap_of(struct lower *L, tree ptr_type)
+{
+	tree to = TREE_TYPE(ptr_type), name = TYPE_NAME(to);
+	char key[TABLE_NAME_MAX];
+
+	if (name && TREE_CODE(name) == TYPE_DECL)
+		name = DECL_NAME(name);
+	if (!name || TREE_CODE(name) != IDENTIFIER_NODE)
+		return -1;
+	snprintf(key, sizeof(key), "%s[]", IDENTIFIER_POINTER(name));
+	return hog_rules_bound(L->rules, NULL, key);
+}
+
+/* Is phi's value round the loop phi + one TYPE entry, through copies? */
+static bool steps_one_entry(class loop *loop, gphi *phi)
+{
+	tree res = gimple_phi_result(phi), size = TYPE_SIZE_UNIT(TREE_TYPE(TREE_TYPE(res)));
+	tree v = PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop));
+	HOST_WIDE_INT off;
+	int n = 0;
+
+	if (!size || !tree_fits_shwi_p(size))
+		return false;
+	while (v && TREE_CODE(v) == SSA_NAME && n++ < 8) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v));
+
+		if (!as)
+			return false;
+		if (gimple_assign_rhs_code(as) == POINTER_PLUS_EXPR)
+			return header_iv(loop, gimple_assign_rhs1(as)) == phi &&
+			       const_value(gimple_assign_rhs2(as), &off) &&
+			       off == tree_to_shwi(size);
+		if (!gimple_assign_single_p(as) && !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
+			return false;
+		v = gimple_assign_rhs1(as);
+	}
+	return false;
+}
+
+static long long table_cap(struct lower *L, class loop *loop)
+{
+	gphi_iterator gi;
+	long long best = -1;
+
+	if (!loop_latch_edge(loop))
+		return -1;
+	for (gi = gsi_start_phis(loop->header); !gsi_end_p(gi); gsi_next(&gi)) {
+		gphi *phi = gi.phi();
+		tree res = gimple_phi_result(phi);
+		long long cap;
+
+		if (!POINTER_TYPE_P(TREE_TYPE(res)) || !steps_one_entry(loop, phi))
+			continue;
+		cap = table_cap_of(L, TREE_TYPE(res));
+		if (cap >= 0 && (best < 0 || cap < best))
+			best = cap;
+	}
+	return best;
+}
+
 /* The loop leaves at its first exit taken: the smallest count bounds it. */
 static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 {
@@ -1292,6 +1361,9 @@ static void lower_loops(struct lower *L)
 		if (niter && TREE_CODE(niter) == INTEGER_CST && tree_fits_shwi_p(niter))
 			bound = tree_to_shwi(niter);
 		exit_bound(L, loop, &bound);
+		max = table_cap(L, loop);
+		if (max >= 0 && (bound < 0 || max < bound))
+			bound = max;
 		max = max_loop_iterations_int(loop);
 		if (max >= 0 && (bound < 0 || max < bound))
 			bound = max;

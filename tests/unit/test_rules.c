@@ -212,9 +212,11 @@ static void test_strip_and_loop_policy(void **state)
 	assert_int_equal(t->r->loop.listwalk, 0);
 	assert_int_equal(t->r->loop.min_calls, 1);
 	assert_int_equal(t->r->loop.max_chain, 8);
+	assert_int_equal(t->r->loop.nest_fold, 1);
 	assert_int_equal(parse(t,
 		"strip rlock raw_lock\n"
-		"loop bound=16 listwalk=report calls=2 chain=4\n"), 0);
+		"loop bound=16 listwalk=report calls=2 chain=4 nest=report\n"), 0);
+	assert_int_equal(t->r->loop.nest_fold, 0);
 	assert_true(hog_rules_is_strip(t->r, hog_intern(t->strs, "rlock")));
 	assert_true(hog_rules_is_strip(t->r, hog_intern(t->strs, "raw_lock")));
 	assert_false(hog_rules_is_strip(t->r, hog_intern(t->strs, "lock")));
@@ -222,8 +224,9 @@ static void test_strip_and_loop_policy(void **state)
 	assert_int_equal(t->r->loop.listwalk, 1);
 	assert_int_equal(t->r->loop.min_calls, 2);
 	assert_int_equal(t->r->loop.max_chain, 4);
-	assert_int_equal(parse(t, "loop listwalk=ignore\n"), 0);
+	assert_int_equal(parse(t, "loop listwalk=ignore nest=fold\n"), 0);
 	assert_int_equal(t->r->loop.listwalk, 0);
+	assert_int_equal(t->r->loop.nest_fold, 1);
 	assert_int_equal(t->r->loop.max_bound, 16);
 }
 
@@ -505,6 +508,7 @@ static void test_err_values(void **state)
 	expect_err(t, "loop chain=0\n", "t.rules:1: bad number '0' for 'chain'");
 	expect_err(t, "loop listwalk=maybe\n",
 		   "t.rules:1: listwalk is ignore or report, not 'maybe'");
+	expect_err(t, "loop nest=flat\n", "t.rules:1: nest is fold or report, not 'flat'");
 	expect_err(t, "loop 64\n", "t.rules:1: loop takes key=value settings, not '64'");
 }
 
@@ -658,16 +662,24 @@ static void test_bound_and_scales(void **state)
 	assert_false(hog_rules_scales(t->r, NULL, "hugepage_freelists"));
 	/* the rule replaces no body: it is no rule of a kind */
 	assert_null(find(t, "folio_batch_count", HR_CHEAP));
+	/* one table's entries: a pointer walk along pte_t */
+	assert_int_equal(parse(t, "bound pte_t[] max=512 \"one page table\"\n"), 0);
+	assert_int_equal(hog_rules_bound(t->r, NULL, "pte_t[]"), 512);
+	assert_int_equal(hog_rules_bound(t->r, NULL, "pte_t"), -1);
 }
 
 static void test_err_bound_and_scales(void **state)
 {
 	struct rt *t = *state;
 
-	expect_err(t, "bound\n", "t.rules:1: bound needs a function name or STRUCT.FIELD");
+	expect_err(t, "bound\n", "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
 	expect_err(t, "bound a.b.c max=1 \"r\"\n",
-		   "t.rules:1: bound needs a function name or STRUCT.FIELD");
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
 	expect_err(t, "bound f max=1\n", "t.rules:1: bound needs max=N and one \"reason\"");
+	expect_err(t, "bound [] max=1 \"r\"\n",
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
+	expect_err(t, "bound a.b[] max=1 \"r\"\n",
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
 	expect_err(t, "bound f \"r\"\n", "t.rules:1: bound needs max=N and one \"reason\"");
 	expect_err(t, "bound f max=-1 \"r\"\n",
 		   "t.rules:1: bad number '-1' for 'max'");
@@ -915,10 +927,38 @@ static void test_err_kversion(void **state)
 	expect_err(t, "loop since=6.1\n", "t.rules:1: unknown loop setting 'since'");
 }
 
+static void test_callback_break(void **state)
+{
+	struct rt *t = *state;
+	const char *lock = (const char *)1;
+	int irqs = -1;
+
+	assert_false(hog_rules_callback_break(t->r, "walk", &irqs, &lock));
+	assert_int_equal(parse(t, "strip rlock\n"
+			      "callback-break walk lock=$0/lru.node^[]/lru_node.lock/spinlock.rlock irqs=on \"why\"\n"
+			      "callback-break walk2 \"why\"\n"), 0);
+	assert_true(hog_rules_callback_break(t->r, "walk", &irqs, &lock));
+	assert_int_equal(irqs, 1);
+	/* normalised as the engine writes addresses: the strip field gone */
+	assert_string_equal(lock, "$0/lru.node^[]/lru_node.lock");
+	assert_true(hog_rules_callback_break(t->r, "walk2", &irqs, &lock));
+	assert_int_equal(irqs, 0);
+	assert_null(lock);
+	/* a contract is no rule on calls to the function */
+	assert_null(hog_rules_find(t->r, hog_intern(t->strs, "walk"), HR_LOCKBREAK));
+	expect_err(t, "callback-break\n", "t.rules:1: callback-break needs a function name");
+	expect_err(t, "callback-break w irqs=on\n", "t.rules:1: callback-break needs one \"reason\"");
+	expect_err(t, "callback-break w lock=nlru \"r\"\n",
+		   "t.rules:1: callback-break takes lock=$N..., irqs=on and a reason, not 'nlru'");
+	expect_err(t, "callback-break w \"r\"\ncallback-break w \"r\"\n",
+		   "t.rules:2: 'w' already has a callback-break");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_callback_break),
 		T(test_lock_fields),
 		T(test_lock_trylock_and_sleeping),
 		T(test_irq_preempt),
