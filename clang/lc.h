@@ -86,6 +86,15 @@ struct lc_target {
 	int konst;		/* switch (sizeof(x)): only the case taken is reached */
 	long long kval;
 	int kmatch;		/* some case is kval: default is not reached */
+	int brk_cln, cont_cln;	/* cleanup variables in scope at brk, cont */
+};
+
+/* a variable with __attribute__((cleanup(fn))) in scope (cleanup.c) */
+struct lc_cleanup {
+	const char *fn;		/* interned */
+	const char *addr;	/* the variable's address: fn(&var) */
+	int line, col;		/* where it is declared: where GCC puts the call */
+	unsigned from, to;	/* its scope, file offsets: a goto's label inside stays */
 };
 
 struct lc_label {
@@ -120,6 +129,9 @@ struct lc_fn {
 	struct hog_val *ret_val;
 	int ret_has_val;
 	struct hog_vec called;	/* CXCursor * of functions referenced */
+	struct lc_cleanup *cln;	/* cleanup variables in scope, outermost first */
+	int ncln, ccln;
+	CXCursor scope;		/* the innermost block or for: a declaration's scope */
 };
 
 /* cfg.c */
@@ -142,6 +154,12 @@ const char *lc_cat(struct lc_fn *F, const char *a, const char *b);
 struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int line,
 			   const char **err);
 void lc_fn_free(struct lc_fn *F);
+
+/* cleanup.c */
+void lc_cleanup_decl(struct lc_fn *F, CXCursor var, CXCursor scope);
+void lc_cleanup_run(struct lc_fn *F, int n);
+void lc_cleanup_pop(struct lc_fn *F, int n);
+void lc_cleanup_goto(struct lc_fn *F, CXCursor lab);
 
 /* lower.c */
 struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules *rules,

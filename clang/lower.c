@@ -960,13 +960,16 @@ static struct hog_val stmt_expr(struct lc_fn *F, CXCursor e, int used)
 {
 	struct kids ch = kids_of(e), body;
 	struct hog_val v = { HV_UNKNOWN, 0, 0, NULL };
-	int i;
+	CXCursor scope;
+	int i, ncln = F->ncln;
 
 	if (ch.n != 1 || clang_getCursorKind(ch.c[0]) != CXCursor_CompoundStmt) {
 		free(ch.c);
 		return fresh(F, VK_NONE);
 	}
 	body = kids_of(ch.c[0]);
+	scope = F->scope;
+	F->scope = ch.c[0];
 	free(ch.c);
 	for (i = 0; i < body.n; i++) {
 		if (i == body.n - 1 && clang_isExpression(clang_getCursorKind(body.c[i])))
@@ -974,6 +977,8 @@ static struct hog_val stmt_expr(struct lc_fn *F, CXCursor e, int used)
 		else
 			stmt(F, body.c[i]);
 	}
+	lc_cleanup_pop(F, ncln);
+	F->scope = scope;
 	free(body.c);
 	return v.kind == HV_UNKNOWN && used ? fresh(F, VK_NONE) : v;
 }
@@ -1706,6 +1711,8 @@ static void push_target(struct lc_fn *F, int brk, int cont, int sw)
 	F->tgt[F->ntgt].has_default = 0;
 	F->tgt[F->ntgt].konst = 0;
 	F->tgt[F->ntgt].kmatch = 0;
+	F->tgt[F->ntgt].brk_cln = F->ncln;
+	F->tgt[F->ntgt].cont_cln = F->ncln;
 	F->ntgt++;
 }
 
@@ -1829,8 +1836,10 @@ static void for_stmt(struct lc_fn *F, CXCursor c)
 {
 	struct kids ch = kids_of(c);
 	int has[3], k = 0, h, bb, ib, ex;
-	CXCursor init = clang_getNullCursor(), cnd = init, inc = init;
+	CXCursor init = clang_getNullCursor(), cnd = init, inc = init, scope = F->scope;
+	int ncln = F->ncln;	/* the init's cleanup variables live to the for's end */
 
+	F->scope = c;
 	for_parts(F, c, has);
 	if (has[0] && k < ch.n - 1)
 		init = ch.c[k++];
@@ -1855,6 +1864,7 @@ static void for_stmt(struct lc_fn *F, CXCursor c)
 	lc_seal(F, bb);
 	F->cur = bb;
 	push_target(F, ex, ib, -1);
+	F->tgt[F->ntgt - 1].brk_cln = ncln;
 	if (ch.n)
 		stmt(F, ch.c[ch.n - 1]);
 	F->ntgt--;
@@ -1869,6 +1879,8 @@ static void for_stmt(struct lc_fn *F, CXCursor c)
 	lc_seal(F, h);
 	lc_seal(F, ex);
 	F->cur = ex;
+	lc_cleanup_pop(F, ncln);
+	F->scope = scope;
 	free(ch.c);
 }
 
@@ -1987,6 +1999,7 @@ static void break_continue(struct lc_fn *F, int is_break)
 		int to = is_break ? F->tgt[i].brk : F->tgt[i].cont;
 
 		if (to >= 0) {
+			lc_cleanup_run(F, is_break ? F->tgt[i].brk_cln : F->tgt[i].cont_cln);
 			jump(F, to);
 			return;
 		}
@@ -2008,6 +2021,7 @@ static void return_stmt(struct lc_fn *F, CXCursor c, struct kids *ch)
 		F->ret_has_val = 1;
 	}
 	from = lc_here(F);
+	lc_cleanup_run(F, 0);
 	if (F->ret < 0)
 		F->ret = lc_new_block(F);
 	if (F->nret >= F->cret) {
@@ -2063,10 +2077,9 @@ static void decl_stmt(struct lc_fn *F, CXCursor c)
 		if (clang_getCursorKind(d) != CXCursor_VarDecl || !is_auto_var(d))
 			continue;
 		init = clang_Cursor_getVarDeclInitializer(d);
-		if (clang_Cursor_isNull(init))
-			continue;
 		li = find_local(F, d);
-		if (li >= 0 && !F->loc[li].memory) {
+		if (clang_Cursor_isNull(init)) {
+		} else if (li >= 0 && !F->loc[li].memory) {
 			struct hog_val v = rv(F, init, 1);
 
 			name_var(F, v, li);
@@ -2074,8 +2087,22 @@ static void decl_stmt(struct lc_fn *F, CXCursor c)
 		} else {
 			rv(F, init, 0);
 		}
+		lc_cleanup_decl(F, d, F->scope);
 	}
 	free(ch.c);
+}
+
+/* { ... }: a scope, its cleanup variables' calls at its end */
+static void block(struct lc_fn *F, CXCursor c, struct kids *ch)
+{
+	CXCursor scope = F->scope;
+	int ncln = F->ncln, i;
+
+	F->scope = c;
+	for (i = 0; i < ch->n; i++)
+		stmt(F, ch->c[i]);
+	lc_cleanup_pop(F, ncln);
+	F->scope = scope;
 }
 
 static void stmt(struct lc_fn *F, CXCursor c)
@@ -2103,8 +2130,7 @@ static void stmt(struct lc_fn *F, CXCursor c)
 	ch = kids_of(c);
 	switch (k) {
 	case CXCursor_CompoundStmt:
-		for (i = 0; i < ch.n; i++)
-			stmt(F, ch.c[i]);
+		block(F, c, &ch);
 		break;
 	case CXCursor_IfStmt:
 		if (ch.n >= 2)
@@ -2134,6 +2160,7 @@ static void stmt(struct lc_fn *F, CXCursor c)
 		return_stmt(F, c, &ch);
 		break;
 	case CXCursor_GotoStmt:
+		lc_cleanup_goto(F, clang_getCursorReferenced(c));
 		jump(F, label_block(F, clang_getCursorReferenced(c)));
 		break;
 	case CXCursor_LabelStmt: {
@@ -2233,6 +2260,7 @@ struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules 
 	F.line = line;
 	F.col = col;
 	F.ret = -1;
+	F.scope = body;
 	entry(&F, fn);
 	stmt(&F, body);
 	ret_finish(&F, fn);
@@ -2240,6 +2268,7 @@ struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules 
 	f = lc_finish(&F, name, clang_getCursorLinkage(fn) == CXLinkage_Internal, line, err);
 	free(name);
 	*called = F.called;
+	free(F.cln);
 	lc_fn_free(&F);
 	return f;
 }
