@@ -638,6 +638,35 @@ static int phi_iv(struct lc_fn *F, int pi, const char *in, long long *init, long
 	return have_init && have_step && *step;
 }
 
+/*
+ * scoped_guard() of cleanup.h: "for (..., *done = NULL; ... && !done;
+ * done = (void *)1)", a phi that starts at one constant and is set to
+ * another round the loop; the exit, taken on the first test or on the
+ * second, bounds the loop at 0 or 1 rounds (the plugin's once_exit()).
+ */
+static long long once_exit(struct lc_fn *F, int pi, const char *in, int op, long long rv,
+			   int taken_true)
+{
+	struct lc_phi *p = &F->phi[pi];
+	long long v[2];
+	int have[2] = { 0, 0 }, i;
+
+	for (i = 0; i < p->n; i++) {
+		struct hog_val x = resolve(F, p->val[i]);
+		int k = !!in[p->pred[i]];
+
+		if (x.kind != HV_CONST || (have[k] && v[k] != x.cst))
+			return -1;
+		v[k] = x.cst;
+		have[k] = 1;
+	}
+	if (!have[0] || !have[1])
+		return -1;
+	if (holds(op, v[0], rv) == taken_true)
+		return 0;
+	return holds(op, v[1], rv) == taken_true ? 1 : -1;
+}
+
 /* "for (i = 0; i < 16; i++)", "while (tries--)": rounds before the exit edge b -> out */
 static long long exit_count(struct lc_fn *F, int b, int out, const char *in)
 {
@@ -669,9 +698,9 @@ static long long exit_count(struct lc_fn *F, int b, int out, const char *in)
 		if (pi < 0)
 			return -1;
 	}
-	if (!phi_iv(F, pi, in, &init, &step))
-		return -1;
 	taken_true = bl->succ[0] == out;
+	if (!phi_iv(F, pi, in, &init, &step))
+		return once_exit(F, pi, in, op, r.cst, taken_true);
 	for (k = 0; k <= MAX_COUNT; k++)
 		if (holds(op, init + k * step, r.cst) == taken_true)
 			return k;
