@@ -2011,13 +2011,21 @@ static void break_continue(struct lc_fn *F, int is_break)
  * GCC gives a function one return block, the returned values meeting in
  * a phi there: every return jumps to it (ret_finish() makes it).
  */
+static const char *guard_place(struct lc_fn *F, CXCursor var);
+
 static void return_stmt(struct lc_fn *F, CXCursor c, struct kids *ch)
 {
 	struct hog_val v = { HV_UNKNOWN, 0, 0, NULL };
 	int from;
 
 	if (ch->n) {
-		v = rv(F, ch->c[0], 1);
+		CXCursor e = strip(ch->c[0]);
+		const char *place = NULL;
+
+		/* a guard constructor returns its class: the lock in it */
+		if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
+			place = guard_place(F, clang_getCursorReferenced(e));
+		v = place ? aval(lc_cat(F, place, "^")) : rv(F, ch->c[0], 1);
 		F->ret_has_val = 1;
 	}
 	from = lc_here(F);
@@ -2065,6 +2073,73 @@ static void ret_finish(struct lc_fn *F, CXCursor fn)
 	F->cur = -1;
 }
 
+/*
+ * Where a guard class keeps its lock, as the plugin's guard_class_place():
+ * guard() and scoped_guard() of cleanup.h write "class_spinlock_t scope =
+ * class_spinlock_constructor(l)", the class the lock pointer itself
+ * (DEFINE_GUARD) or a struct whose first field is (DEFINE_LOCK_GUARD_1:
+ * scope.lock).  The address of that place, or NULL for any other local.
+ */
+static const char *guard_place(struct lc_fn *F, CXCursor var)
+{
+	CXType t = clang_getCursorType(var);
+	struct kids ch;
+	const char *a = is_auto_var(var) ? decl_addr(F, var) : NULL, *r = NULL;
+
+	if (!a || lock_pointer(F, t))
+		return a;
+	if (clang_getCanonicalType(t).kind != CXType_Record)
+		return NULL;
+	ch = kids_of(clang_getTypeDeclaration(clang_getCanonicalType(t)));
+	if (ch.n && clang_getCursorKind(ch.c[0]) == CXCursor_FieldDecl &&
+	    lock_pointer(F, clang_getCursorType(ch.c[0]))) {
+		char *n = spell(ch.c[0]), *step;
+
+		step = hog_xasprintf("/%s.%s", record_tag(F, t), n);
+		r = lc_cat(F, a, step);
+		free(step);
+		free(n);
+	}
+	free(ch.c);
+	return r;
+}
+
+/*
+ * A guard class initialised: from its constructor's call ("scope =
+ * class_spinlock_constructor(l)") or in the constructor ("_t = { .lock
+ * = l }").  The lock pointer is stored to its place, as the plugin
+ * stores it, so that the destructor's release through &scope finds the
+ * lock the constructor took.  Returns whether it was one.
+ */
+static int guard_init(struct lc_fn *F, CXCursor var, CXCursor init)
+{
+	const char *place = guard_place(F, var);
+	CXCursor e = strip(init);
+	struct hog_val v;
+	struct lc_ev *ev;
+
+	if (!place)
+		return 0;
+	if (clang_getCursorKind(e) == CXCursor_InitListExpr) {
+		struct kids ch = expr_kids(e);
+
+		e = ch.n ? strip(ch.c[0]) : clang_getNullCursor();
+		free(ch.c);
+		if (clang_Cursor_isNull(e) || !lock_pointer(F, clang_getCursorType(e))) {
+			rv(F, init, 0);
+			return 1;
+		}
+	} else if (clang_getCursorKind(e) != CXCursor_CallExpr) {
+		return 0;
+	}
+	v = rv(F, e, 1);
+	lc_where(F, var, NULL, &F->line, &F->col);
+	ev = lc_emit(F, HE_STORE, NULL, -1, 2);
+	ev->a[0] = aval(place);
+	ev->a[1] = v;
+	return 1;
+}
+
 static void decl_stmt(struct lc_fn *F, CXCursor c)
 {
 	struct kids ch = kids_of(c);
@@ -2078,7 +2153,8 @@ static void decl_stmt(struct lc_fn *F, CXCursor c)
 			continue;
 		init = clang_Cursor_getVarDeclInitializer(d);
 		li = find_local(F, d);
-		if (clang_Cursor_isNull(init)) {
+		if (clang_Cursor_isNull(init) || guard_init(F, d, init)) {
+			/* nothing to evaluate, or done */
 		} else if (li >= 0 && !F->loc[li].memory) {
 			struct hog_val v = rv(F, init, 1);
 
