@@ -123,6 +123,11 @@ struct hog_lockref {
 	const char *kind;	/* spin, local, ..., irq, preempt */
 	int sleeping;
 	int line;		/* where it was taken */
+	/*
+	 * Held on entry by the holder's annotation (__must_hold,
+	 * lockdep_assert_held()), not taken by it: the caller took it.
+	 */
+	int entry;
 };
 
 /* One way a lock holder reaches the costly site. */

@@ -125,6 +125,7 @@ static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *o
 	out->kind = h->kind;
 	out->sleeping = h->sleeping;
 	out->line = h->line;
+	out->entry = h->entry;
 }
 
 /*
@@ -207,7 +208,7 @@ static const char *inner_name(struct fs *fs, const struct tset *set)
 
 	for (i = 0; i < set->n; i++)
 		for (j = set->t[i].nheld - 1; j >= 0; j--)
-			if (!set->t[i].held[j].sleeping) {
+			if (!set->t[i].held[j].sleeping && !set->t[i].held[j].entry) {
 				char *n = held_name(fs, &set->t[i].held[j]);
 				const char *r = hog_intern(fs->c->strs, n);
 

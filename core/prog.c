@@ -566,6 +566,42 @@ static int finding_cmp(const void *x, const void *y)
 	return strcmp(a->fingerprint, b->fingerprint);
 }
 
+/* Does way w pass through function fn after its holder (a caller of fn)? */
+static int way_through(const struct hog_path *w, const char *fn)
+{
+	int i;
+
+	for (i = 1; i < w->nchain; i++)
+		if (w->chain[i].func == fn)
+			return 1;
+	return 0;
+}
+
+/*
+ * A way held only by an annotation (__must_hold, lockdep_assert_held())
+ * says that the function's callers hold the lock.  When an analysed
+ * caller's way through that function is in the finding, it is the same
+ * cost under the same lock said twice: the caller's way stays, the
+ * annotated one goes.  Without such a caller (ops callbacks, callers in
+ * units not analysed), the annotated way is the finding's only evidence
+ * and stays a way like any other.
+ */
+static void drop_covered(struct hog_finding *f)
+{
+	int i, j, k = 0;
+
+	for (i = 0; i < f->npaths; i++) {
+		int covered = 0;
+
+		for (j = 0; f->paths[i].lock.entry && j < f->npaths && !covered; j++)
+			covered = j != i && !f->paths[j].lock.entry &&
+				  way_through(&f->paths[j], f->paths[i].holder);
+		if (!covered)
+			f->paths[k++] = f->paths[i];
+	}
+	f->npaths = k;
+}
+
 static void group(struct hog_prog *p)
 {
 	struct hog_map *bykey = hog_map_new();
@@ -632,6 +668,7 @@ static void group(struct hog_prog *p)
 		struct hog_finding *f = p->findings.v[i];
 		int a, b;
 
+		drop_covered(f);
 		/* primary path first, then the others by the same order */
 		for (a = 1; a < f->npaths; a++)
 			for (b = a; b > 0 && path_better(p->rules, &f->paths[b], &f->paths[b - 1]); b--) {

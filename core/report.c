@@ -196,6 +196,8 @@ static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 
 	if (p->limits)
 		json_object_set_new(o, "incomplete", limits_json(p->limits));
+	if (p->lock.entry)
+		json_object_set_new(o, "held_on_entry", json_true());
 	return o;
 }
 
