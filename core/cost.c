@@ -537,13 +537,14 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 	}
 }
 
+/* Taken here on some path (a lock held by annotation is the caller's). */
 static int held_anywhere(const struct tset *set, const char *a)
 {
 	int i, j;
 
 	for (i = 0; i < set->n; i++)
 		for (j = 0; j < set->t[i].nheld; j++)
-			if (held_is(&set->t[i].held[j], a))
+			if (!set->t[i].held[j].entry && held_is(&set->t[i].held[j], a))
 				return 1;
 	return 0;
 }

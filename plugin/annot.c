@@ -273,6 +273,16 @@ static gimple *first_after(expanded_location x)
 	return best;
 }
 
+/* the plugin prints "held on entry" at the annotation's line: it must know the place */
+static struct lh_locs *cur_locs;
+static const char *cur_file;
+
+static void note_place(location_t loc, int line, int col)
+{
+	if (cur_locs && cur_file)
+		lh_locs_note(cur_locs, cur_file, line, col, loc);
+}
+
 static void take_assert(struct hog_module *m, const struct hog_rules *rules, struct use *u)
 {
 	const char *expr, *type;
@@ -285,6 +295,7 @@ static void take_assert(struct hog_module *m, const struct hog_rules *rules, str
 	s = first_after(expand_location(u->loc));
 	if (!s)
 		return;
+	note_place(out, line, col);
 	placed = (struct placed *)hog_xrealloc(placed, (nplaced + 1) * sizeof(*placed));
 	placed[nplaced].stmt = s;
 	placed[nplaced].line = line;
@@ -303,6 +314,7 @@ static void take_annot(struct hog_module *m, struct hog_func *f, const struct ho
 
 	if (parse_use(m, rules, u, &expr, &type) || !lh_user_loc(u->loc, &out, &line, &col))
 		return;
+	note_place(out, line, col);
 	hog_func_add_annot(m, f, (enum hog_annot_kind)u->kind, line, col, type, expr);
 }
 
@@ -310,7 +322,8 @@ static void take_annot(struct hog_module *m, struct hog_func *f, const struct ho
  * The uses that are the current function's: annotations from the line of
  * its name to its "{", asserts inside its body, in its file.
  */
-void lh_annot_begin(struct hog_module *m, struct hog_func *f, const struct hog_rules *rules)
+void lh_annot_begin(struct hog_module *m, struct hog_func *f, const struct hog_rules *rules,
+		    struct lh_locs *locs)
 {
 	expanded_location name = expand_location(DECL_SOURCE_LOCATION(current_function_decl));
 	expanded_location open = expand_location(cfun->function_start_locus);
@@ -318,6 +331,8 @@ void lh_annot_begin(struct hog_module *m, struct hog_func *f, const struct hog_r
 	int i;
 
 	nplaced = 0;
+	cur_locs = locs;
+	cur_file = f->file;
 	for (i = 0; i < nuses; i++) {
 		struct use *u = &uses[i];
 		expanded_location x = expand_location(u->loc);

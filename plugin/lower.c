@@ -1238,7 +1238,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 			   pnames);
 	free(pnames);
 	L.f->nvars = num_ssa_names;
-	lh_annot_begin(m, L.f, rules);
+	lh_annot_begin(m, L.f, rules, locs);
 	L.line = fx.line;
 	L.col = fx.column;
 
