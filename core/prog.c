@@ -599,7 +599,13 @@ static void drop_covered(struct hog_finding *f)
 		if (!covered)
 			f->paths[k++] = f->paths[i];
 	}
+	if (k == f->npaths)
+		return;
 	f->npaths = k;
+	/* IRQs off on a dropped way is said by the way that covers it, or not at all */
+	f->irqs_off = 0;
+	for (i = 0; i < k; i++)
+		f->irqs_off |= f->paths[i].irqs_off;
 }
 
 static void group(struct hog_prog *p)

@@ -39,10 +39,14 @@ static void (*prev_used)(cpp_reader *, location_t, cpp_hashnode *);
 static void on_used(cpp_reader *r, location_t loc, cpp_hashnode *node)
 {
 	const char *name = (const char *)NODE_NAME(node);
-	int kind = hog_annot_kind_of(name);
+	int kind;
 
 	if (prev_used)
 		prev_used(r, loc, node);
+	/* every macro use of the unit comes here: the names start with one of these */
+	if (name[0] != '_' && name[0] != 'l')
+		return;
+	kind = hog_annot_kind_of(name);
 	if ((kind >= 0 || hog_annot_is_assert(name)) && nuses < MAX_USES) {
 		uses[nuses].loc = linemap_resolve_location(line_table, loc,
 							   LRK_MACRO_EXPANSION_POINT, NULL);
