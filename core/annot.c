@@ -7,6 +7,10 @@
  *	lock   = [ "&" ] path | "this_cpu_ptr(" lock ")"
  *	path   = name { ( "->" | "." ) name }
  *
+ * A path without "&" is the lock it points to, or, when it is a lock
+ * itself (sparse's contexts are names: __releases(nommu_region_sem)),
+ * that lock.
+ *
  * A name is a parameter or a global; a local, a call, an index or any
  * arithmetic makes the text unreadable here (the annotation is then
  * ignored, never guessed at).  The expression is spelt as the frontends
@@ -217,6 +221,13 @@ static const char *lock(struct parse *p, const char *s)
 	}
 	if (!(s = path(p, s)))
 		return NULL;
+	/*
+	 * A lock itself, not a pointer to one: sparse's contexts are names,
+	 * and __releases(nommu_region_sem) or __must_hold(zone->lock) mean
+	 * that lock.
+	 */
+	if (!p->is_param && p->env->lock_type(p->env->ctx, p->type))
+		return s;
 	/* a pointer to the lock: its value */
 	if (!(p->type = p->env->pointee(p->env->ctx, p->type)))
 		return NULL;

@@ -577,14 +577,20 @@ static int way_through(const struct hog_path *w, const char *fn)
 	return 0;
 }
 
+static int same_lock(const struct hog_lockref *a, const struct hog_lockref *b)
+{
+	return a->cls ? a->cls == b->cls : a->name == b->name;
+}
+
 /*
  * A way held only by an annotation (__must_hold, lockdep_assert_held())
  * says that the function's callers hold the lock.  When an analysed
- * caller's way through that function is in the finding, it is the same
- * cost under the same lock said twice: the caller's way stays, the
- * annotated one goes.  Without such a caller (ops callbacks, callers in
- * units not analysed), the annotated way is the finding's only evidence
- * and stays a way like any other.
+ * caller's way through that function, under a lock of the same class,
+ * is in the finding, it is the same cost under the same lock said
+ * twice: the caller's way stays, the annotated one goes.  Without such
+ * a caller (ops callbacks, callers in units not analysed, a caller whose
+ * taking of the lock the analysis does not see), the annotated way is
+ * the evidence and stays a way like any other.
  */
 static void drop_covered(struct hog_finding *f)
 {
@@ -595,6 +601,7 @@ static void drop_covered(struct hog_finding *f)
 
 		for (j = 0; f->paths[i].lock.entry && j < f->npaths && !covered; j++)
 			covered = j != i && !f->paths[j].lock.entry &&
+				  same_lock(&f->paths[j].lock, &f->paths[i].lock) &&
 				  way_through(&f->paths[j], f->paths[i].holder);
 		if (!covered)
 			f->paths[k++] = f->paths[i];

@@ -111,7 +111,8 @@ static void test_parse_forms(void **state)
 {
 	(void)state;
 	expect("&zone->lock", "$0/zone.lock", "spinlock");
-	expect("zone->lock", NULL, NULL);		/* a lock, not a pointer to one */
+	expect("zone->lock", "$0/zone.lock", "spinlock");	/* the lock itself, as sparse names it */
+	expect("hugetlb_lock", "@hugetlb_lock", "spinlock");
 	expect("lock", "$1", "spinlock");
 	expect("&hugetlb_lock", "@hugetlb_lock", "spinlock");
 	expect("&big_mutex", "@big_mutex", "mutex");
