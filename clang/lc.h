@@ -93,6 +93,21 @@ struct lc_label {
 	int blk;
 };
 
+/* a lockdep_assert_held() in the function: where its macro is, and its lock */
+struct lc_assert {
+	unsigned off;		/* file offset of the macro's name */
+	int line, col;
+	const char *expr, *type;
+	int done;		/* emitted, at the first statement it expands to */
+};
+
+/* __must_hold(x) and the like, for the function's IR header */
+struct lc_annot {
+	int kind;		/* enum hog_annot_kind */
+	int line, col;
+	const char *expr, *type;
+};
+
 struct lc_fn {
 	struct hog_module *m;
 	const struct hog_rules *rules;
@@ -120,6 +135,10 @@ struct lc_fn {
 	struct hog_val *ret_val;
 	int ret_has_val;
 	struct hog_vec called;	/* CXCursor * of functions referenced */
+	struct lc_assert *assert;
+	int nassert, cassert;
+	struct lc_annot *annot;
+	int nannot, cannot;
 };
 
 /* cfg.c */
@@ -143,7 +162,14 @@ struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int
 			   const char **err);
 void lc_fn_free(struct lc_fn *F);
 
+/* annot.c: __must_hold() and friends, lockdep_assert_held() */
+void lc_annots_scan(struct lc_fn *F, CXCursor fn);
+void lc_assert_at(struct lc_fn *F, CXCursor c);
+void lc_annots_finish(struct lc_fn *F, struct hog_func *f);
+
 /* lower.c */
+const char *lc_record_tag(struct lc_fn *F, CXType t);
+int lc_display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off);
 struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules *rules,
 				   CXTranslationUnit tu, CXCursor fn, struct hog_vec *called,
 				   const char **err);

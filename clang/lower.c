@@ -77,6 +77,13 @@ const char *lc_clean_path(const char *f)
 	return f;
 }
 
+static int display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off);
+
+int lc_display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off)
+{
+	return display_col(tu, file, col, off);
+}
+
 static int display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off)
 {
 	size_t size = 0;
@@ -460,6 +467,11 @@ static const char *record_tag(struct lc_fn *F, CXType t)
 		r = hog_intern(F->m->strs, n);
 	free(n);
 	return r;
+}
+
+const char *lc_record_tag(struct lc_fn *F, CXType t)
+{
+	return record_tag(F, t);
 }
 
 /* clang spells an anonymous member "struct page::(anonymous at ...)" */
@@ -2084,6 +2096,7 @@ static void stmt(struct lc_fn *F, CXCursor c)
 	struct kids ch;
 	int i;
 
+	lc_assert_at(F, c);
 	if (clang_isExpression(k)) {
 		rv(F, c, 0);
 		return;
@@ -2233,11 +2246,13 @@ struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules 
 	F.line = line;
 	F.col = col;
 	F.ret = -1;
+	lc_annots_scan(&F, fn);
 	entry(&F, fn);
 	stmt(&F, body);
 	ret_finish(&F, fn);
 	name = spell(fn);
 	f = lc_finish(&F, name, clang_getCursorLinkage(fn) == CXLinkage_Internal, line, err);
+	lc_annots_finish(&F, f);
 	free(name);
 	*called = F.called;
 	lc_fn_free(&F);

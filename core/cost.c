@@ -151,6 +151,7 @@ static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *o
 	out->kind = h->kind;
 	out->sleeping = h->sleeping;
 	out->line = h->line;
+	out->entry = h->entry;
 }
 
 /*
@@ -238,7 +239,7 @@ static const char *inner_name(struct fs *fs, const struct tset *set)
 
 	for (i = 0; i < set->n; i++)
 		for (j = set->t[i].nheld - 1; j >= 0; j--)
-			if (!set->t[i].held[j].sleeping) {
+			if (!set->t[i].held[j].sleeping && !set->t[i].held[j].entry) {
 				char *n = held_name(fs, &set->t[i].held[j]);
 				const char *r = hog_intern(fs->c->strs, n);
 
@@ -612,13 +613,14 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 	}
 }
 
+/* Taken here on some path (a lock held by annotation is the caller's). */
 static int held_anywhere(const struct tset *set, const char *a)
 {
 	int i, j;
 
 	for (i = 0; i < set->n; i++)
 		for (j = 0; j < set->t[i].nheld; j++)
-			if (held_is(&set->t[i].held[j], a))
+			if (!set->t[i].held[j].entry && held_is(&set->t[i].held[j], a))
 				return 1;
 	return 0;
 }

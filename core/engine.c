@@ -104,6 +104,9 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 		case HE_STORE:
 			apply_store(fs, set, e);
 			break;
+		case HE_HELD:
+			apply_held(fs, set, e);
+			break;
 		}
 		tset_compact(set, 0);
 	}
@@ -698,8 +701,9 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	order = block_order(f, &norder);
 	fs.idom = dominators(f, order, norder);
 	fs.econd = hog_xcalloc(2 * f->nblocks, sizeof(*fs.econd));
-	tset_add(&fs.in[0], &init);
 	state_limits(&fs.limits);
+	seed_entry(&fs, &init);
+	tset_add(&fs.in[0], &init);
 	find_named_phis(&fs);
 	find_cookies(&fs);
 	find_pmaps(&fs);

@@ -62,6 +62,12 @@ struct held {
 	 * taken): it may have been this one.  Findings are not blamed on it.
 	 */
 	int maybe_released;
+	/*
+	 * Held on entry, or from a lockdep_assert_held(), by the function's
+	 * own word (an annotation): the caller took it.  Never "acquired" in
+	 * the summary; given up, it is an entry lock given up.
+	 */
+	int entry;
 };
 
 struct fact {
@@ -225,6 +231,10 @@ void note_release(struct fs *fs, const char *expr, const char *cls);
 void apply_call(struct fs *fs, struct tset *set, const struct callv *cv);
 void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e);
 void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
+/* An annotation's lock, held from here on (entry, or a lockdep_assert_held()). */
+void hold_assumed(struct fs *fs, struct tup *t, const char *expr, const char *type, int line);
+void apply_held(struct fs *fs, struct tset *set, const struct hog_event *e);
+void seed_entry(struct fs *fs, struct tup *t);
 
 /* cost.c: costs recorded, findings emitted, callees' costs carried */
 void call_costs(struct fs *fs, const struct tset *set, const struct callv *cv);

@@ -6,10 +6,11 @@
  * "lockhog dump x.o" or "readelf -p .note.lockhog x.o".  docs/ir.md
  * specifies it; in short:
  *
- *   lockhog-ir 2
+ *   lockhog-ir 3
  *   T mm/memcontrol.c
  *   F name static file line nvars nparams param...
  *   V var name                    source name of a variable
+ *   A what line col type expr     an annotation: lock held on entry, taken, given up
  *   B nsucc succ... cond          cond is -, nV or zV
  *   P dst n pred:val ...          a phi of the last block
  *   E kind line col callee dst nargs val...
@@ -71,6 +72,22 @@ struct hog_func *hog_func_new(struct hog_module *m, const char *name,
 	}
 	m->funcs[m->nfuncs++] = f;
 	return f;
+}
+
+void hog_func_add_annot(struct hog_module *m, struct hog_func *f, enum hog_annot_kind kind,
+			int line, int col, const char *type, const char *expr)
+{
+	struct hog_annot *a = hog_alloc(&m->arena, sizeof(*a) * (f->nannots + 1));
+
+	if (f->nannots)
+		memcpy(a, f->annots, sizeof(*a) * f->nannots);
+	a[f->nannots].kind = kind;
+	a[f->nannots].line = line;
+	a[f->nannots].col = col;
+	a[f->nannots].type = hog_intern(m->strs, type ? type : "");
+	a[f->nannots].expr = hog_intern(m->strs, expr);
+	f->annots = a;
+	f->nannots++;
 }
 
 void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
@@ -341,7 +358,9 @@ static void put_val(struct hog_buf *b, const struct hog_val *v)
 	}
 }
 
-static const char ev_chars[] = "ciasrw";
+static const char ev_chars[] = "ciasrwh";
+/* indexed by enum hog_annot_kind */
+static const char annot_chars[] = "marc";
 static const char shape_chars[] = "ocphrs";
 
 void hog_module_write(const struct hog_module *m, struct hog_buf *b)
@@ -369,6 +388,15 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 				continue;
 			hog_buf_printf(b, "V %d ", i);
 			put_word(b, f->vnames[i]);
+			hog_buf_add(b, "\n");
+		}
+		for (i = 0; i < f->nannots; i++) {
+			const struct hog_annot *a = &f->annots[i];
+
+			hog_buf_printf(b, "A %c %d %d ", annot_chars[a->kind], a->line, a->col);
+			put_word(b, a->type);
+			hog_buf_add(b, " ");
+			put_word(b, a->expr);
 			hog_buf_add(b, "\n");
 		}
 		for (i = 0; i < f->nblocks; i++) {
@@ -834,6 +862,39 @@ static void rd_vname(struct rd *r, struct hog_func *f, struct hog_vec *blocks, s
 	hog_func_set_vname(r->m, f, var, w);
 }
 
+/* A what line col type expr: before the function's first block, like V. */
+static void rd_annot(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
+{
+	const char *w, *k;
+	char type[4096];
+	int line, col;
+
+	if (!f || blocks->n) {
+		rd_fail(r, "annotation outside a function header");
+		return;
+	}
+	if (!(w = get_word(r)))
+		return;
+	k = strchr(annot_chars, w[0]);
+	if (!k || !w[0] || w[1]) {
+		rd_fail(r, "bad annotation kind");
+		return;
+	}
+	if (get_int(r, &line, 0, 1 << 30) || get_int(r, &col, 0, 1 << 20) ||
+	    !(w = get_name(r)))
+		return;
+	snprintf(type, sizeof(type), "%s", w);
+	if (!(w = get_name(r)))
+		return;
+	if (!*w) {
+		rd_fail(r, "annotation without a lock");
+		return;
+	}
+	hog_func_add_annot(r->m, f, (enum hog_annot_kind)(k - annot_chars), line, col, type, w);
+	if (!at_eol(r))
+		rd_fail(r, "trailing text");
+}
+
 /* One record line (docs/ir.md): its letter, a blank, then its fields. */
 static void rd_record(struct rd *r, struct hog_func **f, struct hog_vec *blocks, size_t len)
 {
@@ -867,6 +928,9 @@ static void rd_record(struct rd *r, struct hog_func **f, struct hog_vec *blocks,
 		break;
 	case 'V':
 		rd_vname(r, *f, blocks, len);
+		break;
+	case 'A':
+		rd_annot(r, *f, blocks);
 		break;
 	case 'L':
 		if (!*f)

@@ -8,6 +8,7 @@
 #include "configargs.h"
 #include "lower.h"
 #include "../core/expr.h"
+#include "annot.h"
 
 static void locs_put(struct lh_locs *l, const char *file, int line, int col,
 		     location_t loc)
@@ -521,6 +522,7 @@ static void lower_stmts(struct lower *L, basic_block bb, struct hog_block *b)
 		gimple *s = gsi_stmt(gsi);
 		struct hog_event *e;
 
+		lh_annot_before(L->m, b, s);
 		where(L, s);
 		switch (gimple_code(s)) {
 		case GIMPLE_CALL:
@@ -1423,6 +1425,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 			   pnames);
 	free(pnames);
 	L.f->nvars = num_ssa_names;
+	lh_annot_begin(m, L.f, rules, locs);
 	L.line = fx.line;
 	L.col = fx.column;
 
@@ -1445,6 +1448,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 		lower_succs(&L, bb, b);
 	}
 	lower_loops(&L);
+	lh_annot_end();
 	if (L.loops_open) {
 		scev_finalize();
 		loop_optimizer_finalize();
