@@ -577,6 +577,14 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 				fact_set_or(&set->t[i], e->dst, irq, m->cst);
 			else if (on && k == FK_POR && f)
 				fact_set_or(&set->t[i], e->dst, irq, f->mask | m->cst);
+			/*
+			 * A retry's flags |= X met the first try (PKEEP), then
+			 * |= Y again: the bits outside both are still the
+			 * parameter's, which is all its later tests need.
+			 */
+			else if (on && k == FK_PKEEP && f)
+				fact_copy(&set->t[i], e->dst, &(struct fact){ e->dst, FK_PKEEP,
+					  irq, f->mask | m->cst });
 			else
 				fact_set(&set->t[i], e->dst, on ? FK_NONZERO : FK_NONE, 0);
 		}
