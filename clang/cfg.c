@@ -924,7 +924,8 @@ static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *se
 	free(succ);
 	hb->cond = lb->nsucc == 2 ? lb->cond : HC_NONE;
 	hb->cond_var = -1;
-	if (hb->cond == HC_NEZ || hb->cond == HC_EQZ) {
+	if (hb->cond == HC_NEZ || hb->cond == HC_EQZ || hb->cond == HC_GTZ ||
+	    hb->cond == HC_LEZ) {
 		struct hog_val v = resolve(F, lc_varval(lb->cond_var));
 
 		if (v.kind == HV_VAR)

@@ -68,6 +68,7 @@ struct lc_var {
 	int percpu;		/* read from this CPU's counters */
 	int ptr;		/* a pointer */
 	const char *load;	/* VK_LOAD: the address loaded from */
+	int sign;		/* a sign step's result, in its own width: 1 "neg", 2 "u>>" */
 };
 
 struct lc_local {

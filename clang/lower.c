@@ -217,6 +217,21 @@ static int is_scalar_type(CXType t)
 	       (t.kind >= CXType_Bool && t.kind <= CXType_LongDouble);
 }
 
+/* signed and unsigned integer types, as the sign lowering needs them */
+static int is_signed_int(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_SChar || t.kind == CXType_Char_S || t.kind == CXType_Short ||
+	       t.kind == CXType_Int || t.kind == CXType_Long || t.kind == CXType_LongLong;
+}
+
+static int is_unsigned_int(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_UChar || t.kind == CXType_Char_U || t.kind == CXType_UShort ||
+	       t.kind == CXType_UInt || t.kind == CXType_ULong || t.kind == CXType_ULongLong;
+}
+
 static int constant(CXCursor e, long long *v)
 {
 	CXEvalResult r = clang_Cursor_Evaluate(e);
@@ -654,6 +669,27 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 	return pre ? nv : old;
 }
 
+/* A sign step's fact (1 "neg", 2 "u>>") does not survive converting from to to. */
+static int sign_width_lost(int sign, CXType to, CXType from)
+{
+	long long a = clang_Type_getSizeOf(to), b = clang_Type_getSizeOf(from);
+
+	return sign == 2 ? a < b : a != b;
+}
+
+/* dst = OP v, for the sign steps "neg" and "u>>" */
+static struct hog_val sign_op(struct lc_fn *F, CXCursor e, const char *op, struct hog_val v)
+{
+	int dst = lc_new_var(F, VK_NONE);
+	struct lc_ev *ev;
+
+	at_op(F, e);
+	ev = lc_emit(F, HE_ASSIGN, op, dst, 1);
+	ev->a[0] = v;
+	F->var[dst].sign = op[0] == 'n' ? 1 : 2;
+	return lc_varval(dst);
+}
+
 static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 {
 	struct kids ch = expr_kids(e);
@@ -687,6 +723,15 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 	case CXUnaryOperator_Extension:
 	case CXUnaryOperator_Plus:
 		return rv(F, x, used);
+	case CXUnaryOperator_Minus:
+		if (constant(e, &c))
+			return cval(c);
+		v = rv(F, x, 1);
+		/* -nr_pages: the core flips a known sign (the plugin's "neg") */
+		if (v.kind == HV_VAR && (is_signed_int(clang_getCursorType(e)) ||
+					 is_unsigned_int(clang_getCursorType(e))))
+			return sign_op(F, e, "neg", v);
+		return fresh(F, VK_NONE);
 	default:
 		if (constant(e, &c))
 			return cval(c);
@@ -738,6 +783,10 @@ static struct hog_val arith(struct lc_fn *F, CXCursor e, int op, CXCursor l, CXC
 		F->var[v.var].percpu = F->var[a.var].percpu;
 		return v;
 	}
+	if (op == CXBinaryOperator_Shr && b.kind == HV_CONST && b.cst >= 1 &&
+	    is_unsigned_int(clang_getCursorType(e)) && (a.kind == HV_VAR || a.kind == HV_ADDR))
+		/* bytes >> PAGE_SHIFT: the top bit is clear (the plugin's "u>>") */
+		return sign_op(F, e, "u>>", a);
 	if ((op == CXBinaryOperator_And || op == CXBinaryOperator_Or) && b.kind == HV_CONST &&
 	    (a.kind == HV_VAR || a.kind == HV_ADDR)) {
 		int dst = lc_new_var(F, VK_NONE);
@@ -1476,13 +1525,24 @@ static struct hog_val rv(struct lc_fn *F, CXCursor e, int used)
 			return v;
 		}
 		if (ch.n == 1 || (ch.n > 1 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr)) {
-			v = rv(F, ch.c[ch.n - 1], used);
+			CXCursor ch_last = ch.c[ch.n - 1];
+
+			v = rv(F, ch_last, used);
 			free(ch.c);
 			/* offsetof() folds only at the cast around it */
 			if (v.kind == HV_VAR && F->var[v.var].kind == VK_NONE && constant(e, &c))
 				return cval(c);
 			if (v.kind == HV_VAR && is_ptr_type(clang_getCursorType(e)))
 				F->var[v.var].ptr = 1;
+			/*
+			 * (long)-nr_pages of an unsigned int is positive: not that
+			 * sign (the plugin's width_kept(); a top-clear value stays
+			 * positive when widened)
+			 */
+			if (v.kind == HV_VAR && F->var[v.var].sign &&
+			    sign_width_lost(F->var[v.var].sign, clang_getCursorType(e),
+					    clang_getCursorType(ch_last)))
+				return fresh(F, VK_NONE);
 			return v;
 		}
 		break;
@@ -1578,6 +1638,36 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 	branch(F, t, f);
 }
 
+/*
+ * if (nr_pages > 0) on a signed integer: HC_GTZ or HC_LEZ on its
+ * variable; a parameter's value is copied into one first ("=", as the
+ * plugin does), so the core knows which parameter the test is on.
+ */
+static int sign_test(struct lc_fn *F, struct hog_val v, int gtz, int t, int f)
+{
+	int h, var;
+
+	if (v.kind == HV_ADDR && v.addr[0] == '$' && !strpbrk(v.addr, "/^[#")) {
+		struct lc_ev *ev;
+
+		var = lc_new_var(F, VK_NONE);
+		ev = lc_emit(F, HE_ASSIGN, "=", var, 1);
+		ev->a[0] = v;
+	} else if (v.kind == HV_VAR) {
+		var = v.var;
+	} else {
+		return 0;
+	}
+	h = lc_here(F);
+	F->b[h].cmp.op = gtz ? CXBinaryOperator_GT : CXBinaryOperator_LE;
+	F->b[h].cmp.l = v;
+	F->b[h].cmp.r = cval(0);
+	F->b[h].cond = gtz ? HC_GTZ : HC_LEZ;
+	F->b[h].cond_var = var;
+	branch(F, t, f);
+	return 1;
+}
+
 static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, int f)
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
@@ -1594,6 +1684,10 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 			return;
 		}
 	}
+	if ((op == CXBinaryOperator_GT || op == CXBinaryOperator_LE) &&
+	    b.kind == HV_CONST && b.cst == 0 && is_signed_int(clang_getCursorType(strip(l))) &&
+	    sign_test(F, a, op == CXBinaryOperator_GT, t, f))
+		return;
 	h = lc_here(F);
 	bl = &F->b[h];
 	bl->cmp.op = op;

@@ -6,7 +6,7 @@
  * "lockhog dump x.o" or "readelf -p .note.lockhog x.o".  docs/ir.md
  * specifies it; in short:
  *
- *   lockhog-ir 2
+ *   lockhog-ir 3
  *   T mm/memcontrol.c
  *   F name static file line nvars nparams param...
  *   V var name                    source name of a variable
@@ -196,8 +196,8 @@ static const char *check_block(const struct hog_func *f, const struct hog_block 
 
 	if (b->nsucc > HOG_MAX_SUCC)
 		return "a block with more than " HOG_STR(HOG_MAX_SUCC) " successors";
-	if ((b->cond == HC_NEZ || b->cond == HC_EQZ) &&
-	    (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
+	if ((b->cond == HC_NEZ || b->cond == HC_EQZ || b->cond == HC_GTZ ||
+	     b->cond == HC_LEZ) && (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
 		return "conditional block needs two successors and a variable";
 	if ((b->cond == HC_BATCH0 || b->cond == HC_BATCH1) && b->nsucc != 2)
 		return "conditional block needs two successors and a variable";
@@ -340,6 +340,21 @@ static void put_val(struct hog_buf *b, const struct hog_val *v)
 		hog_buf_add(b, " ?");
 	}
 }
+/* A variable test's letter: n var != 0, z var == 0, g var > 0, l var <= 0. */
+static char cond_letter(enum hog_cond c)
+{
+	switch (c) {
+	case HC_NEZ:
+		return 'n';
+	case HC_EQZ:
+		return 'z';
+	case HC_GTZ:
+		return 'g';
+	default:
+		return 'l';
+	}
+}
+
 
 static const char ev_chars[] = "ciasrw";
 static const char shape_chars[] = "ocphrs";
@@ -382,7 +397,7 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 			else if (bb->cond == HC_BATCH0 || bb->cond == HC_BATCH1)
 				hog_buf_printf(b, " b%d\n", bb->cond == HC_BATCH0 ? 0 : 1);
 			else
-				hog_buf_printf(b, " %c%d\n", bb->cond == HC_NEZ ? 'n' : 'z',
+				hog_buf_printf(b, " %c%d\n", cond_letter(bb->cond),
 					       bb->cond_var);
 			for (j = 0; j < bb->nphi; j++) {
 				const struct hog_phi *p = &bb->phi[j];
@@ -667,10 +682,11 @@ static int rd_block(struct rd *r, struct hog_vec *blocks)
 	if (w[0] == 'b' && (w[1] == '0' || w[1] == '1') && !w[2]) {
 		b->cond = w[1] == '0' ? HC_BATCH0 : HC_BATCH1;
 		b->cond_var = -1;
-	} else if (w[0] == 'n' || w[0] == 'z') {
+	} else if (w[0] && strchr("nzgl", w[0])) {
 		char *end;
 
-		b->cond = w[0] == 'n' ? HC_NEZ : HC_EQZ;
+		b->cond = w[0] == 'n' ? HC_NEZ : w[0] == 'z' ? HC_EQZ :
+			  w[0] == 'g' ? HC_GTZ : HC_LEZ;
 		b->cond_var = (int)strtol(w + 1, &end, 10);
 		if (*end || end == w + 1)
 			return rd_fail(r, "bad condition");

@@ -82,6 +82,9 @@ enum hog_cond {
 	 */
 	HC_BATCH0,	/* succ[0] is the rare, over-the-threshold way */
 	HC_BATCH1,	/* succ[1] is */
+	/* a signed integer's sign: succ[0] when var > 0 (GTZ), var <= 0 (LEZ) */
+	HC_GTZ,
+	HC_LEZ,
 };
 
 struct hog_phi {
@@ -188,12 +191,12 @@ int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err);
  * changes with every change of the format: an object written by another
  * version is refused with a "rebuild" message, never half-read.
  */
-#define HOG_IR_VERSION 2
+#define HOG_IR_VERSION 3
 /* a block with more successors than this is refused, never cut short */
 #define HOG_MAX_SUCC 4096
 #define HOG_STR_(x) #x
 #define HOG_STR(x) HOG_STR_(x)
-#define HOG_IR_MAGIC "lockhog-ir 2"
+#define HOG_IR_MAGIC "lockhog-ir 3"
 #define HOG_IR_SECTION ".note.lockhog"
 /* the section of lockhog-ir 1, recognised only to say "rebuild" */
 #define HOG_IR_OLD_SECTION ".lockhog"

@@ -278,6 +278,39 @@ static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 	e->args[1] = lh_value(L->m, rhs);
 }
 
+#define SIGN_USE_DEPTH 4	/* conversions followed from a sign step's result */
+
+/*
+ * The sign steps ("neg", "u>>") speak of the value in its own width, and
+ * lh_value() looks through conversions: (long)-nr_pages of an unsigned
+ * int is positive.  True if no use, through same-width conversions,
+ * converts v to another width (to a wider one is fine if wider_ok: a
+ * value with its top bit clear stays positive).
+ */
+static bool width_kept(tree v, unsigned prec, bool wider_ok, int depth)
+{
+	imm_use_iterator it;
+	gimple *use;
+	bool kept = depth < SIGN_USE_DEPTH;
+
+	FOR_EACH_IMM_USE_STMT(use, it, v) {
+		gassign *as = dyn_cast<gassign *>(use);
+		tree l;
+
+		if (!kept || !as || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
+			continue;
+		l = gimple_assign_lhs(as);
+		if (TREE_CODE(l) != SSA_NAME)
+			kept = false;
+		else if (TYPE_PRECISION(TREE_TYPE(l)) > prec && wider_ok)
+			continue;
+		else if (TYPE_PRECISION(TREE_TYPE(l)) != prec ||
+			 !width_kept(l, prec, wider_ok, depth + 1))
+			kept = false;
+	}
+	return kept;
+}
+
 /* x = (y == 0) and x = (y != 0): the core needs these to follow trylock results. */
 static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 {
@@ -305,6 +338,20 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 		e->args[1] = lh_value(L->m, gimple_assign_rhs2(as));
 		return;
 	}
+	else if (code == NEGATE_EXPR && INTEGRAL_TYPE_P(TREE_TYPE(lhs)) &&
+		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
+		 width_kept(lhs, TYPE_PRECISION(TREE_TYPE(lhs)), false, 0))
+		/* -nr_pages: the core flips a known sign */
+		op = "neg";
+	else if (code == RSHIFT_EXPR && TYPE_UNSIGNED(TREE_TYPE(lhs)) &&
+		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
+		 tree_fits_uhwi_p(gimple_assign_rhs2(as)) &&
+		 tree_to_uhwi(gimple_assign_rhs2(as)) >= 1 &&
+		 TYPE_PRECISION(TREE_TYPE(lhs)) ==
+		 TYPE_PRECISION(TREE_TYPE(gimple_assign_rhs1(as))) &&
+		 width_kept(lhs, TYPE_PRECISION(TREE_TYPE(lhs)), true, 0))
+		/* bytes >> PAGE_SHIFT: the top bit is clear, its negation negative */
+		op = "u>>";
 	else if (code == TRUTH_NOT_EXPR || (code == BIT_XOR_EXPR &&
 		 TREE_CODE(TREE_TYPE(lhs)) == BOOLEAN_TYPE &&
 		 integer_onep(gimple_assign_rhs2(as))))
@@ -402,6 +449,34 @@ static void batch_cond(struct lower *L, struct hog_block *b, gcond *c)
 	b->cond_var = -1;
 }
 
+/*
+ * if (nr_pages > 0) on a signed integer: the core ties the costs of each
+ * way to the sign of the value, and callers that pass -nr_pages reach
+ * only one.  A parameter tested so gets an "=" copy of its value first,
+ * so the core knows which parameter the condition is on.
+ */
+static void sign_cond(struct lower *L, struct hog_block *b, gcond *c)
+{
+	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
+	enum tree_code code = gimple_cond_code(c);
+	struct hog_event *e;
+	int v;
+
+	if (!integer_zerop(r) || TREE_CODE(l) != SSA_NAME ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(l)) || TYPE_UNSIGNED(TREE_TYPE(l)))
+		return;
+	if (code != GT_EXPR && code != LE_EXPR)
+		return;
+	v = SSA_NAME_VERSION(l);
+	b->cond = code == GT_EXPR ? HC_GTZ : HC_LEZ;
+	b->cond_var = v;
+	if (!SSA_NAME_IS_DEFAULT_DEF(l) || !SSA_NAME_VAR(l) ||
+	    TREE_CODE(SSA_NAME_VAR(l)) != PARM_DECL)
+		return;
+	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "=", v, 1);
+	e->args[0] = lh_value(L->m, l);
+}
+
 static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 {
 	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
@@ -410,6 +485,8 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 
 	if (code != EQ_EXPR && code != NE_EXPR) {
 		batch_cond(L, b, c);
+		if (b->cond == HC_NONE)
+			sign_cond(L, b, c);
 		return;
 	}
 	if (!integer_zerop(r)) {

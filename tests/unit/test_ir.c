@@ -285,7 +285,19 @@ static void test_round_trip_text(void **state)
 		"E r 1471 1 - -1 0\n"
 		"L 1 1455 2 -1 o 1 1\n"
 		"F empty 0 - 0 0 0\n"
-		"B 0 -\n";
+		"B 0 -\n"
+		/* sign tests and steps (version 3): if (n > 0) -n; if (x >> 12 <= 0) */
+		"F sign 1 x.c 1 5 1 n\n"
+		"B 1 1 -\n"
+		"B 2 2 3 g1\n"
+		"E s 2 6 = 1 1 &$0\n"
+		"B 1 3 -\n"
+		"E s 3 4 neg 2 1 v1\n"
+		"E s 3 4 u>> 3 1 v2\n"
+		"B 2 4 5 l3\n"
+		"B 1 5 -\n"
+		"B 0 -\n"
+		"E r 4 1 - -1 0\n";
 	struct hog_module *r = read_buf(t, text, sizeof(text) - 1);
 
 	if (!r)
@@ -296,8 +308,11 @@ static void test_round_trip_text(void **state)
 	assert_int_equal(t->buf.len, sizeof(text));
 	assert_int_equal(t->buf.s[t->buf.len - 1], 0);
 	assert_string_equal(t->buf.s, text);
-	assert_int_equal(r->nfuncs, 2);
+	assert_int_equal(r->nfuncs, 3);
 	assert_string_equal(r->funcs[1]->file, "");
+	assert_int_equal(r->funcs[2]->blocks[1].cond, HC_GTZ);
+	assert_int_equal(r->funcs[2]->blocks[1].cond_var, 1);
+	assert_int_equal(r->funcs[2]->blocks[3].cond, HC_LEZ);
 	hog_module_free(r);
 }
 
@@ -344,12 +359,12 @@ static void test_round_trip_dash_name(void **state)
 static void test_read_empty_module(void **state)
 {
 	struct it *t = *state;
-	struct hog_module *r = read_buf(t, "lockhog-ir 2", 12);
+	struct hog_module *r = read_buf(t, "lockhog-ir 3", 12);
 
 	assert_non_null(r);
 	assert_int_equal(r->nfuncs, 0);
 	hog_module_free(r);
-	r = read_buf(t, "lockhog-ir 2\n\nT a.c\n\n", 21);
+	r = read_buf(t, "lockhog-ir 3\n\nT a.c\n\n", 21);
 	assert_non_null(r);
 	assert_string_equal(r->tu, "a.c");
 	hog_module_free(r);
@@ -376,11 +391,11 @@ static void test_read_bad_magic(void **state)
 {
 	struct it *t = *state;
 
-	expect_read_err(t, "lockhog-ir 2 \n", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "lockhog-ir\n", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "lockhog-ir x\n", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "\x7f" "ELF\x02\x01\x01", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "T a.c\nlockhog-ir 2\n", "line 1: not a lockhog-ir 2 payload");
+	expect_read_err(t, "lockhog-ir 3 \n", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "lockhog-ir\n", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "lockhog-ir x\n", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "\x7f" "ELF\x02\x01\x01", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "T a.c\nlockhog-ir 3\n", "line 1: not a lockhog-ir 3 payload");
 }
 
 /* another version of the format is named, with what to do about it */
@@ -389,9 +404,9 @@ static void test_read_other_version(void **state)
 	struct it *t = *state;
 
 	expect_read_err(t, "lockhog-ir 1\nT a.c\n",
-			"built by an older lockhog (lockhog-ir 1, this one reads 2); rebuild it");
+			"built by an older lockhog (lockhog-ir 1, this one reads 3); rebuild it");
 	expect_read_err(t, "lockhog-ir 7\nT a.c\n",
-			"built by a newer lockhog (lockhog-ir 7, this one reads 2); rebuild it");
+			"built by a newer lockhog (lockhog-ir 7, this one reads 3); rebuild it");
 }
 
 /* ld -r concatenates payloads, with zero padding between them */
@@ -482,6 +497,7 @@ static void test_read_bad_structure(void **state)
 	expect_read_err(t, HDR "F\n", "line 3: malformed line");
 	expect_read_err(t, FN "B 1 0 q0\n", "line 4: bad condition");
 	expect_read_err(t, FN "B 2 0 0 n\n", "line 4: bad condition");
+	expect_read_err(t, FN "B 2 0 0 gx\n", "line 4: bad condition");
 	expect_read_err(t, FN "B 1 0 - x\n", "line 4: trailing text");
 	expect_read_err(t, FN "B 4097 0\n", "line 4: bad number");
 	expect_read_err(t, FN "B 65 0\n", "line 4: missing field");
