@@ -103,6 +103,12 @@ struct lc_fn {
 	struct lc_blk *b;
 	int nb, cb;
 	int cur;		/* current block, -1 after a jump */
+	/*
+	 * The block code starts in while nothing has been written to memory
+	 * nor called (an addressable parameter still holds what the caller
+	 * passed: the plugin's entry_param_load()); -1 after.
+	 */
+	int clean;
 	struct lc_phi *phi;
 	int nphi, cphi;
 	struct lc_var *var;

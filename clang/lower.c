@@ -630,6 +630,14 @@ static struct hog_val read_decl(struct lc_fn *F, CXCursor e)
 	li = find_local(F, d);
 	if (li >= 0 && !F->loc[li].memory)
 		return lc_read(F, lc_here(F), li);
+	if (li >= 0 && F->loc[li].param >= 0 && F->clean >= 0 && F->cur == F->clean &&
+	    is_scalar_type(clang_getCursorType(d)) && !is_ptr_type(clang_getCursorType(d))) {
+		char buf[32];
+
+		/* an addressable parameter read before any write or call */
+		snprintf(buf, sizeof(buf), "$%d", F->loc[li].param);
+		return aval(hog_intern(F->m->strs, buf));
+	}
 	if (!is_scalar_type(clang_getCursorType(d)) && !is_array_type(clang_getCursorType(d)))
 		return fresh(F, VK_NONE);
 	return load(F, decl_addr(F, d), clang_getCursorType(d));
@@ -658,6 +666,7 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 
 	if (li < 0) {
 		lv(F, x);
+		F->clean = -1;
 		return fresh(F, VK_NONE);
 	}
 	old = lc_read(F, lc_here(F), li);
@@ -829,6 +838,7 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 	}
 	a = lv(F, l);
 	v = rv(F, r, 1);
+	F->clean = -1;
 	if (a && lock_pointer(F, clang_getCursorType(r))) {
 		struct lc_ev *ev;
 
@@ -928,6 +938,7 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	if (li < 0) {
 		lv(F, ch.c[0]);
 		rv(F, ch.c[1], 1);
+		F->clean = -1;
 		free(ch.c);
 		return fresh(F, VK_NONE);
 	}
@@ -2275,6 +2286,7 @@ static void entry(struct lc_fn *F, CXCursor fn)
 	lc_edge(F, b0, b1);
 	lc_seal(F, b1);
 	F->cur = b1;
+	F->clean = b1;
 }
 
 static CXCursor body_of(CXCursor fn)

@@ -538,9 +538,9 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		if (ok != 1)
 			c->when = cond;
 		/*
-		 * A sign passed on from our own parameter: the locks held here
-		 * see the cost unless the value says otherwise, and callers
-		 * that pass a known sign still get it right.
+		 * A sign (or a loop's count) passed on from our own parameter:
+		 * the locks held here see the cost unless the value says
+		 * otherwise, and callers that pass a known value still decide it.
 		 */
 		if (ok != 1 && !sign_op(cond.op))
 			eng_cost_for_callers(fs, c);

@@ -172,6 +172,7 @@ struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
 	l->line = line;
 	l->col = col;
 	l->bound = bound;
+	l->bound_param = -1;
 	l->shape = shape;
 	l->nblocks = nblocks;
 	l->blocks = hog_alloc(&m->arena, sizeof(int) * (nblocks ? nblocks : 1));
@@ -429,6 +430,8 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 				       l->nblocks);
 			for (j = 0; j < l->nblocks; j++)
 				hog_buf_printf(b, " %d", l->blocks[j]);
+			if (l->bound_param >= 0)
+				hog_buf_printf(b, " p%d", l->bound_param);
 			hog_buf_add(b, "\n");
 		}
 	}
@@ -753,6 +756,7 @@ static int rd_event(struct rd *r, struct hog_block *b)
 
 static int rd_loop(struct rd *r, struct hog_func *f)
 {
+	struct hog_loop *l = NULL;
 	int header, line, col, nblocks, i, ret = 0;
 	long long bound;
 	const char *w, *s;
@@ -772,11 +776,21 @@ static int rd_loop(struct rd *r, struct hog_func *f)
 	for (i = 0; i < nblocks && !ret; i++)
 		ret = get_int(r, &blocks[i], 0, MAXN);
 	if (!ret)
-		hog_func_add_loop(r->m, f, header, line, col, bound,
-				  (enum hog_loop_shape)(s - shape_chars), nblocks, blocks);
+		l = hog_func_add_loop(r->m, f, header, line, col, bound,
+				      (enum hog_loop_shape)(s - shape_chars), nblocks, blocks);
 	free(blocks);
 	if (ret)
 		return ret;
+	if (!at_eol(r)) {
+		/* the optional bound parameter: "pN" */
+		char *end;
+
+		if (!(w = get_word(r)) || w[0] != 'p')
+			return rd_fail(r, "trailing text");
+		l->bound_param = (int)strtol(w + 1, &end, 10);
+		if (*end || end == w + 1 || l->bound_param < 0 || l->bound_param >= f->nparams)
+			return rd_fail(r, "bad loop bound parameter");
+	}
 	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
 }
 

@@ -121,6 +121,12 @@ struct hog_loop {
 	int header;
 	int line, col;
 	long long bound;	/* most latch executions, -1 when unknown */
+	/*
+	 * It runs at most as many times as parameter N's value says
+	 * ("for (i = 0; i < objects; i++)"), -1 none: callers passing a
+	 * small constant make it a short loop.
+	 */
+	int bound_param;
 	enum hog_loop_shape shape;
 	int nblocks;
 	int *blocks;		/* header included */

@@ -7,6 +7,7 @@
 #include "gcc-compat.h"
 #include "configargs.h"
 #include "lower.h"
+#include "../core/expr.h"
 
 static void locs_put(struct lh_locs *l, const char *file, int line, int col,
 		     location_t loc)
@@ -1209,6 +1210,46 @@ static bool loop_scales(struct lower *L, class loop *loop)
 	return false;
 }
 
+/*
+ * "for (i = 0; i < n; i++)" with n a parameter: at most n iterations.
+ * The parameter's index, or -1: an exit that dominates the latch, testing
+ * a header phi that starts at 0 and steps by +1 against n (through
+ * copies and casts).
+ */
+static int exit_param(struct lower *L, class loop *loop, edge e)
+{
+	gimple *last = last_stmt(e->src);
+	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
+	HOST_WIDE_INT step, i0;
+	int k;
+
+	if (!c || !dominated_by_p(CDI_DOMINATORS, loop->latch, e->src))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		tree iv = k ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
+		struct hog_val n = lh_value(L->m, k ? gimple_cond_lhs(c) : gimple_cond_rhs(c));
+		gphi *phi = header_iv(loop, iv);
+		tree init;
+
+		enum tree_code code = gimple_cond_code(c);
+
+		if (k)
+			code = swap_tree_comparison(code);
+		/* i < n, i != n (i >= n, i == n the exit's way): n rounds */
+		if (code != LT_EXPR && code != GE_EXPR && code != NE_EXPR && code != EQ_EXPR)
+			continue;
+		if (!phi || !phi_step(loop, phi, &step) || step != 1)
+			continue;
+		init = PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop));
+		/* lh_value() looks through copies and casts: $N is the parameter */
+		if (!init || !const_value(init, &i0) || i0 || n.kind != HV_ADDR ||
+		    hog_expr_param(n.addr) < 0 || strpbrk(n.addr + 1, "/^#["))
+			continue;
+		return hog_expr_param(n.addr);
+	}
+	return -1;
+}
+
 /* The loop leaves at its first exit taken: the smallest count bounds it. */
 static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 {
@@ -1224,6 +1265,20 @@ static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 		if (n >= 0 && (*bound < 0 || n < *bound))
 			*bound = n;
 	}
+}
+
+/* The parameter some exit bounds the loop by, or -1. */
+static int loop_param(struct lower *L, class loop *loop)
+{
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	unsigned i;
+	edge e;
+	int p;
+
+	FOR_EACH_VEC_ELT(exits, i, e)
+		if ((p = exit_param(L, loop, e)) >= 0)
+			return p;
+	return -1;
 }
 
 /* A walk over a container that scales is that first, unless it walks up a hierarchy or retries. */
@@ -1245,6 +1300,7 @@ static void lower_loops(struct lower *L)
 		int *blocks, line, col;
 		unsigned i;
 		long long bound = -1;
+		struct hog_loop *hl;
 		tree niter;
 		HOST_WIDE_INT max;
 
@@ -1263,8 +1319,9 @@ static void lower_loops(struct lower *L)
 			blocks[i] = body[i]->index < last_basic_block_for_fn(cfun) ?
 				    L->bbmap[body[i]->index] : 0;
 		loop_where(L, loop, &line, &col);
-		hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
-				  bound, loop_kind(L, loop), loop->num_nodes, blocks);
+		hl = hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
+				       bound, loop_kind(L, loop), loop->num_nodes, blocks);
+		hl->bound_param = loop_param(L, loop);
 		free(blocks);
 		free(body);
 	}

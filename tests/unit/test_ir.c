@@ -297,7 +297,8 @@ static void test_round_trip_text(void **state)
 		"B 2 4 5 l3\n"
 		"B 1 5 -\n"
 		"B 0 -\n"
-		"E r 4 1 - -1 0\n";
+		"E r 4 1 - -1 0\n"
+		"L 2 3 4 -1 c 2 2 3 p0\n";
 	struct hog_module *r = read_buf(t, text, sizeof(text) - 1);
 
 	if (!r)
@@ -313,6 +314,8 @@ static void test_round_trip_text(void **state)
 	assert_int_equal(r->funcs[2]->blocks[1].cond, HC_GTZ);
 	assert_int_equal(r->funcs[2]->blocks[1].cond_var, 1);
 	assert_int_equal(r->funcs[2]->blocks[3].cond, HC_LEZ);
+	assert_int_equal(r->funcs[2]->loops[0].bound_param, 0);
+	assert_int_equal(r->funcs[0]->loops[0].bound_param, -1);
 	hog_module_free(r);
 }
 
@@ -503,6 +506,8 @@ static void test_read_bad_structure(void **state)
 	expect_read_err(t, FN "B 65 0\n", "line 4: missing field");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 x 1 0\n", "line 5: bad loop shape");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -2 o 1 0\n", "line 5: bad number");
+	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 p9\n", "line 5: bad loop bound parameter");
+	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 q0\n", "line 5: trailing text");
 	expect_read_err(t, FN "B 0 -\nP 0 1 0?\n", "line 5: bad phi argument");
 	expect_read_err(t, FN "B 0 -\nP 0 1 x:?\n", "line 5: bad phi argument");
 }
