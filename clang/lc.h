@@ -68,6 +68,7 @@ struct lc_var {
 	int percpu;		/* read from this CPU's counters */
 	int ptr;		/* a pointer */
 	const char *load;	/* VK_LOAD: the address loaded from */
+	int sign;		/* a sign step's result, in its own width: 1 "neg", 2 "u>>" */
 };
 
 struct lc_local {
@@ -117,6 +118,12 @@ struct lc_fn {
 	struct lc_blk *b;
 	int nb, cb;
 	int cur;		/* current block, -1 after a jump */
+	/*
+	 * The block code starts in while nothing has been written to memory
+	 * nor called (an addressable parameter still holds what the caller
+	 * passed: the plugin's entry_param_load()); -1 after.
+	 */
+	int clean;
 	struct lc_phi *phi;
 	int nphi, cphi;
 	struct lc_var *var;

@@ -189,6 +189,7 @@ struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
 	l->line = line;
 	l->col = col;
 	l->bound = bound;
+	l->bound_param = -1;
 	l->shape = shape;
 	l->nblocks = nblocks;
 	l->blocks = hog_alloc(&m->arena, sizeof(int) * (nblocks ? nblocks : 1));
@@ -213,8 +214,8 @@ static const char *check_block(const struct hog_func *f, const struct hog_block 
 
 	if (b->nsucc > HOG_MAX_SUCC)
 		return "a block with more than " HOG_STR(HOG_MAX_SUCC) " successors";
-	if ((b->cond == HC_NEZ || b->cond == HC_EQZ) &&
-	    (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
+	if ((b->cond == HC_NEZ || b->cond == HC_EQZ || b->cond == HC_GTZ ||
+	     b->cond == HC_LEZ) && (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
 		return "conditional block needs two successors and a variable";
 	if ((b->cond == HC_BATCH0 || b->cond == HC_BATCH1) && b->nsucc != 2)
 		return "conditional block needs two successors and a variable";
@@ -357,6 +358,21 @@ static void put_val(struct hog_buf *b, const struct hog_val *v)
 		hog_buf_add(b, " ?");
 	}
 }
+/* A variable test's letter: n var != 0, z var == 0, g var > 0, l var <= 0. */
+static char cond_letter(enum hog_cond c)
+{
+	switch (c) {
+	case HC_NEZ:
+		return 'n';
+	case HC_EQZ:
+		return 'z';
+	case HC_GTZ:
+		return 'g';
+	default:
+		return 'l';
+	}
+}
+
 
 static const char ev_chars[] = "ciasrwh";
 /* indexed by enum hog_annot_kind */
@@ -410,7 +426,7 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 			else if (bb->cond == HC_BATCH0 || bb->cond == HC_BATCH1)
 				hog_buf_printf(b, " b%d\n", bb->cond == HC_BATCH0 ? 0 : 1);
 			else
-				hog_buf_printf(b, " %c%d\n", bb->cond == HC_NEZ ? 'n' : 'z',
+				hog_buf_printf(b, " %c%d\n", cond_letter(bb->cond),
 					       bb->cond_var);
 			for (j = 0; j < bb->nphi; j++) {
 				const struct hog_phi *p = &bb->phi[j];
@@ -442,6 +458,8 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 				       l->nblocks);
 			for (j = 0; j < l->nblocks; j++)
 				hog_buf_printf(b, " %d", l->blocks[j]);
+			if (l->bound_param >= 0)
+				hog_buf_printf(b, " p%d", l->bound_param);
 			hog_buf_add(b, "\n");
 		}
 	}
@@ -695,10 +713,11 @@ static int rd_block(struct rd *r, struct hog_vec *blocks)
 	if (w[0] == 'b' && (w[1] == '0' || w[1] == '1') && !w[2]) {
 		b->cond = w[1] == '0' ? HC_BATCH0 : HC_BATCH1;
 		b->cond_var = -1;
-	} else if (w[0] == 'n' || w[0] == 'z') {
+	} else if (w[0] && strchr("nzgl", w[0])) {
 		char *end;
 
-		b->cond = w[0] == 'n' ? HC_NEZ : HC_EQZ;
+		b->cond = w[0] == 'n' ? HC_NEZ : w[0] == 'z' ? HC_EQZ :
+			  w[0] == 'g' ? HC_GTZ : HC_LEZ;
 		b->cond_var = (int)strtol(w + 1, &end, 10);
 		if (*end || end == w + 1)
 			return rd_fail(r, "bad condition");
@@ -765,6 +784,7 @@ static int rd_event(struct rd *r, struct hog_block *b)
 
 static int rd_loop(struct rd *r, struct hog_func *f)
 {
+	struct hog_loop *l = NULL;
 	int header, line, col, nblocks, i, ret = 0;
 	long long bound;
 	const char *w, *s;
@@ -784,11 +804,21 @@ static int rd_loop(struct rd *r, struct hog_func *f)
 	for (i = 0; i < nblocks && !ret; i++)
 		ret = get_int(r, &blocks[i], 0, MAXN);
 	if (!ret)
-		hog_func_add_loop(r->m, f, header, line, col, bound,
-				  (enum hog_loop_shape)(s - shape_chars), nblocks, blocks);
+		l = hog_func_add_loop(r->m, f, header, line, col, bound,
+				      (enum hog_loop_shape)(s - shape_chars), nblocks, blocks);
 	free(blocks);
 	if (ret)
 		return ret;
+	if (!at_eol(r)) {
+		/* the optional bound parameter: "pN" */
+		char *end;
+
+		if (!(w = get_word(r)) || w[0] != 'p')
+			return rd_fail(r, "trailing text");
+		l->bound_param = (int)strtol(w + 1, &end, 10);
+		if (*end || end == w + 1 || l->bound_param < 0 || l->bound_param >= f->nparams)
+			return rd_fail(r, "bad loop bound parameter");
+	}
 	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
 }
 

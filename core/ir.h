@@ -83,6 +83,9 @@ enum hog_cond {
 	 */
 	HC_BATCH0,	/* succ[0] is the rare, over-the-threshold way */
 	HC_BATCH1,	/* succ[1] is */
+	/* a signed integer's sign: succ[0] when var > 0 (GTZ), var <= 0 (LEZ) */
+	HC_GTZ,
+	HC_LEZ,
 };
 
 struct hog_phi {
@@ -119,6 +122,12 @@ struct hog_loop {
 	int header;
 	int line, col;
 	long long bound;	/* most latch executions, -1 when unknown */
+	/*
+	 * It runs at most as many times as parameter N's value says
+	 * ("for (i = 0; i < objects; i++)"), -1 none: callers passing a
+	 * small constant make it a short loop.
+	 */
+	int bound_param;
 	enum hog_loop_shape shape;
 	int nblocks;
 	int *blocks;		/* header included */

@@ -625,6 +625,35 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 	}
 }
 
+/*
+ * The value copies and sign steps a frontend lowers: "=" (a parameter
+ * about to be tested, a same-width conversion), "neg" and "u>>".  1 if
+ * e was one of them.
+ */
+static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	int i, irq, k;
+
+	if (strcmp(e->callee, "=") && strcmp(e->callee, "neg") && strcmp(e->callee, "u>>"))
+		return 0;
+	for (i = 0; i < set->n; i++) {
+		struct tup *t = &set->t[i];
+
+		k = val_fact(fs, t, &e->args[0], &irq);
+		if (e->callee[0] == 'n')
+			/* -x of 0 < x < 2^(w-1) is negative; of a negative x, not known */
+			k = k == FK_POS ? FK_NEG : k == FK_ZERO ? FK_ZERO : FK_NONE;
+		else if (e->callee[0] == 'u')
+			k = FK_SMALL;
+		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP)
+			fact_copy(t, e->dst, e->args[0].kind == HV_VAR ?
+				  fact_get(t, e->args[0].var) : NULL);
+		else
+			fact_set(t, e->dst, k, irq);
+	}
+	return 1;
+}
+
 void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	int i;
@@ -651,6 +680,14 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 				fact_set_or(&set->t[i], e->dst, irq, m->cst);
 			else if (on && k == FK_POR && f)
 				fact_set_or(&set->t[i], e->dst, irq, f->mask | m->cst);
+			/*
+			 * A retry's flags |= X met the first try (PKEEP), then
+			 * |= Y again: the bits outside both are still the
+			 * parameter's, which is all its later tests need.
+			 */
+			else if (on && k == FK_PKEEP && f)
+				fact_copy(&set->t[i], e->dst, &(struct fact){ e->dst, FK_PKEEP,
+					  irq, f->mask | m->cst });
 			else
 				fact_set(&set->t[i], e->dst, on ? FK_NONZERO : FK_NONE, 0);
 		}
@@ -676,6 +713,8 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		}
 		return;
 	}
+	if (e->callee && sign_assign(fs, set, e))
+		return;
 	for (i = 0; i < set->n; i++) {
 		struct tup *t = &set->t[i];
 		int irq, k = val_fact(fs, t, &e->args[0], &irq);
