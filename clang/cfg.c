@@ -106,6 +106,7 @@ struct lc_ev *lc_emit(struct lc_fn *F, enum hog_ev_kind kind, const char *callee
 	struct lc_blk *b = &F->b[h];
 	struct lc_ev *e;
 
+	F->clean = -1;
 	GROW(b->ev, b->nev, b->cap);
 	e = &b->ev[b->nev++];
 	memset(e, 0, sizeof(*e));
@@ -858,6 +859,52 @@ static long long loop_bound(struct lc_fn *F, const char *in)
 	return bound;
 }
 
+/*
+ * "for (i = 0; i < n; i++)" with n a parameter: the parameter's index, or
+ * -1 (the plugin's exit_param(): a header phi from 0 stepping by +1,
+ * tested by <, !=, >= or == against the parameter's value).
+ */
+static int exit_param(struct lc_fn *F, int b, const char *in)
+{
+	struct lc_blk *bl = &F->b[b];
+	int k, h, pi;
+	long long init, step;
+
+	if (!bl->cmp.op || bl->nsucc != 2)
+		return -1;
+	for (k = 0; k < 2; k++) {
+		struct hog_val iv = resolve(F, k ? bl->cmp.r : bl->cmp.l);
+		struct hog_val n = resolve(F, k ? bl->cmp.l : bl->cmp.r);
+		int op = k ? swap_op(bl->cmp.op) : bl->cmp.op;
+
+		if (op != CXBinaryOperator_LT && op != CXBinaryOperator_GE &&
+		    op != CXBinaryOperator_NE && op != CXBinaryOperator_EQ)
+			continue;
+		if (n.kind != HV_ADDR || n.addr[0] != '$' || strpbrk(n.addr + 1, "/^[#R"))
+			continue;
+		for (h = 0, pi = -1; h < F->nb && pi < 0; h++)
+			if (in[h])
+				pi = header_phi(F, iv, h);
+		if (pi >= 0 && phi_iv(F, pi, in, &init, &step) && init == 0 && step == 1)
+			return atoi(n.addr + 1);
+	}
+	return -1;
+}
+
+static int loop_param(struct lc_fn *F, const char *in)
+{
+	int i, j, p;
+
+	for (i = 0; i < F->nb; i++) {
+		if (!in[i])
+			continue;
+		for (j = 0; j < F->b[i].nsucc; j++)
+			if (!in[F->b[i].succ[j]] && (p = exit_param(F, i, in)) >= 0)
+				return p;
+	}
+	return -1;
+}
+
 static void add_loops(struct lc_fn *F, struct hog_func *f, const char *seen, const int *map)
 {
 	char *po_seen = hog_xcalloc(F->nb + 1, 1), *in;
@@ -891,7 +938,8 @@ static void add_loops(struct lc_fn *F, struct hog_func *f, const char *seen, con
 				in[j] = 0;
 		shape = loop_shape(F, h, in, &ok);
 		loop_where(F, h, in, &line, &col);
-		hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in), shape, nbl, blocks);
+		hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in), shape, nbl,
+				  blocks)->bound_param = loop_param(F, in);
 	}
 	free(in);
 	free(idom);
@@ -953,7 +1001,8 @@ static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *se
 	free(succ);
 	hb->cond = lb->nsucc == 2 ? lb->cond : HC_NONE;
 	hb->cond_var = -1;
-	if (hb->cond == HC_NEZ || hb->cond == HC_EQZ) {
+	if (hb->cond == HC_NEZ || hb->cond == HC_EQZ || hb->cond == HC_GTZ ||
+	    hb->cond == HC_LEZ) {
 		struct hog_val v = resolve(F, lc_varval(lb->cond_var));
 
 		if (v.kind == HV_VAR)

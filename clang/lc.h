@@ -68,6 +68,7 @@ struct lc_var {
 	int percpu;		/* read from this CPU's counters */
 	int ptr;		/* a pointer */
 	const char *load;	/* VK_LOAD: the address loaded from */
+	int sign;		/* a sign step's result, in its own width: 1 "neg", 2 "u>>" */
 };
 
 struct lc_local {
@@ -102,6 +103,21 @@ struct lc_label {
 	int blk;
 };
 
+/* a lockdep_assert_held() in the function: where its macro is, and its lock */
+struct lc_assert {
+	unsigned off;		/* file offset of the macro's name */
+	int line, col;
+	const char *expr, *type;
+	int done;		/* emitted, at the first statement it expands to */
+};
+
+/* __must_hold(x) and the like, for the function's IR header */
+struct lc_annot {
+	int kind;		/* enum hog_annot_kind */
+	int line, col;
+	const char *expr, *type;
+};
+
 struct lc_fn {
 	struct hog_module *m;
 	const struct hog_rules *rules;
@@ -111,6 +127,12 @@ struct lc_fn {
 	struct lc_blk *b;
 	int nb, cb;
 	int cur;		/* current block, -1 after a jump */
+	/*
+	 * The block code starts in while nothing has been written to memory
+	 * nor called (an addressable parameter still holds what the caller
+	 * passed: the plugin's entry_param_load()); -1 after.
+	 */
+	int clean;
 	struct lc_phi *phi;
 	int nphi, cphi;
 	struct lc_var *var;
@@ -132,6 +154,10 @@ struct lc_fn {
 	struct lc_cleanup *cln;	/* cleanup variables in scope, outermost first */
 	int ncln, ccln;
 	CXCursor scope;		/* the innermost block or for: a declaration's scope */
+	struct lc_assert *assert;
+	int nassert, cassert;
+	struct lc_annot *annot;
+	int nannot, cannot;
 };
 
 /* cfg.c */
@@ -160,8 +186,14 @@ void lc_cleanup_decl(struct lc_fn *F, CXCursor var, CXCursor scope);
 void lc_cleanup_run(struct lc_fn *F, int n);
 void lc_cleanup_pop(struct lc_fn *F, int n);
 void lc_cleanup_goto(struct lc_fn *F, CXCursor lab);
+/* annot.c: __must_hold() and friends, lockdep_assert_held() */
+void lc_annots_scan(struct lc_fn *F, CXCursor fn);
+void lc_assert_at(struct lc_fn *F, CXCursor c);
+void lc_annots_finish(struct lc_fn *F, struct hog_func *f);
 
 /* lower.c */
+const char *lc_record_tag(struct lc_fn *F, CXType t);
+int lc_display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off);
 struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules *rules,
 				   CXTranslationUnit tu, CXCursor fn, struct hog_vec *called,
 				   const char **err);

@@ -77,6 +77,13 @@ const char *lc_clean_path(const char *f)
 	return f;
 }
 
+static int display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off);
+
+int lc_display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off)
+{
+	return display_col(tu, file, col, off);
+}
+
 static int display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off)
 {
 	size_t size = 0;
@@ -215,6 +222,21 @@ static int is_scalar_type(CXType t)
 	t = clang_getCanonicalType(t);
 	return is_ptr_type(t) || t.kind == CXType_Enum ||
 	       (t.kind >= CXType_Bool && t.kind <= CXType_LongDouble);
+}
+
+/* signed and unsigned integer types, as the sign lowering needs them */
+static int is_signed_int(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_SChar || t.kind == CXType_Char_S || t.kind == CXType_Short ||
+	       t.kind == CXType_Int || t.kind == CXType_Long || t.kind == CXType_LongLong;
+}
+
+static int is_unsigned_int(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_UChar || t.kind == CXType_Char_U || t.kind == CXType_UShort ||
+	       t.kind == CXType_UInt || t.kind == CXType_ULong || t.kind == CXType_ULongLong;
 }
 
 static int constant(CXCursor e, long long *v)
@@ -462,6 +484,11 @@ static const char *record_tag(struct lc_fn *F, CXType t)
 	return r;
 }
 
+const char *lc_record_tag(struct lc_fn *F, CXType t)
+{
+	return record_tag(F, t);
+}
+
 /* clang spells an anonymous member "struct page::(anonymous at ...)" */
 static int anonymous_name(const char *n)
 {
@@ -615,6 +642,14 @@ static struct hog_val read_decl(struct lc_fn *F, CXCursor e)
 	li = find_local(F, d);
 	if (li >= 0 && !F->loc[li].memory)
 		return lc_read(F, lc_here(F), li);
+	if (li >= 0 && F->loc[li].param >= 0 && F->clean >= 0 && F->cur == F->clean &&
+	    is_scalar_type(clang_getCursorType(d)) && !is_ptr_type(clang_getCursorType(d))) {
+		char buf[32];
+
+		/* an addressable parameter read before any write or call */
+		snprintf(buf, sizeof(buf), "$%d", F->loc[li].param);
+		return aval(hog_intern(F->m->strs, buf));
+	}
 	if (!is_scalar_type(clang_getCursorType(d)) && !is_array_type(clang_getCursorType(d)))
 		return fresh(F, VK_NONE);
 	return load(F, decl_addr(F, d), clang_getCursorType(d));
@@ -643,6 +678,7 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 
 	if (li < 0) {
 		lv(F, x);
+		F->clean = -1;
 		return fresh(F, VK_NONE);
 	}
 	old = lc_read(F, lc_here(F), li);
@@ -652,6 +688,27 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 	F->var[nv.var].ptr = F->loc[li].ptr;
 	lc_write(F, lc_here(F), li, nv);
 	return pre ? nv : old;
+}
+
+/* A sign step's fact (1 "neg", 2 "u>>") does not survive converting from to to. */
+static int sign_width_lost(int sign, CXType to, CXType from)
+{
+	long long a = clang_Type_getSizeOf(to), b = clang_Type_getSizeOf(from);
+
+	return sign == 2 ? a < b : a != b;
+}
+
+/* dst = OP v, for the sign steps "neg" and "u>>" */
+static struct hog_val sign_op(struct lc_fn *F, CXCursor e, const char *op, struct hog_val v)
+{
+	int dst = lc_new_var(F, VK_NONE);
+	struct lc_ev *ev;
+
+	at_op(F, e);
+	ev = lc_emit(F, HE_ASSIGN, op, dst, 1);
+	ev->a[0] = v;
+	F->var[dst].sign = op[0] == 'n' ? 1 : 2;
+	return lc_varval(dst);
 }
 
 static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
@@ -687,6 +744,15 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 	case CXUnaryOperator_Extension:
 	case CXUnaryOperator_Plus:
 		return rv(F, x, used);
+	case CXUnaryOperator_Minus:
+		if (constant(e, &c))
+			return cval(c);
+		v = rv(F, x, 1);
+		/* -nr_pages: the core flips a known sign (the plugin's "neg") */
+		if (v.kind == HV_VAR && (is_signed_int(clang_getCursorType(e)) ||
+					 is_unsigned_int(clang_getCursorType(e))))
+			return sign_op(F, e, "neg", v);
+		return fresh(F, VK_NONE);
 	default:
 		if (constant(e, &c))
 			return cval(c);
@@ -738,6 +804,10 @@ static struct hog_val arith(struct lc_fn *F, CXCursor e, int op, CXCursor l, CXC
 		F->var[v.var].percpu = F->var[a.var].percpu;
 		return v;
 	}
+	if (op == CXBinaryOperator_Shr && b.kind == HV_CONST && b.cst >= 1 &&
+	    is_unsigned_int(clang_getCursorType(e)) && (a.kind == HV_VAR || a.kind == HV_ADDR))
+		/* bytes >> PAGE_SHIFT: the top bit is clear (the plugin's "u>>") */
+		return sign_op(F, e, "u>>", a);
 	if ((op == CXBinaryOperator_And || op == CXBinaryOperator_Or) && b.kind == HV_CONST &&
 	    (a.kind == HV_VAR || a.kind == HV_ADDR)) {
 		int dst = lc_new_var(F, VK_NONE);
@@ -780,6 +850,7 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 	}
 	a = lv(F, l);
 	v = rv(F, r, 1);
+	F->clean = -1;
 	if (a && lock_pointer(F, clang_getCursorType(r))) {
 		struct lc_ev *ev;
 
@@ -879,6 +950,7 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	if (li < 0) {
 		lv(F, ch.c[0]);
 		rv(F, ch.c[1], 1);
+		F->clean = -1;
 		free(ch.c);
 		return fresh(F, VK_NONE);
 	}
@@ -1481,13 +1553,24 @@ static struct hog_val rv(struct lc_fn *F, CXCursor e, int used)
 			return v;
 		}
 		if (ch.n == 1 || (ch.n > 1 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr)) {
-			v = rv(F, ch.c[ch.n - 1], used);
+			CXCursor ch_last = ch.c[ch.n - 1];
+
+			v = rv(F, ch_last, used);
 			free(ch.c);
 			/* offsetof() folds only at the cast around it */
 			if (v.kind == HV_VAR && F->var[v.var].kind == VK_NONE && constant(e, &c))
 				return cval(c);
 			if (v.kind == HV_VAR && is_ptr_type(clang_getCursorType(e)))
 				F->var[v.var].ptr = 1;
+			/*
+			 * (long)-nr_pages of an unsigned int is positive: not that
+			 * sign (the plugin's width_kept(); a top-clear value stays
+			 * positive when widened)
+			 */
+			if (v.kind == HV_VAR && F->var[v.var].sign &&
+			    sign_width_lost(F->var[v.var].sign, clang_getCursorType(e),
+					    clang_getCursorType(ch_last)))
+				return fresh(F, VK_NONE);
 			return v;
 		}
 		break;
@@ -1583,6 +1666,36 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 	branch(F, t, f);
 }
 
+/*
+ * if (nr_pages > 0) on a signed integer: HC_GTZ or HC_LEZ on its
+ * variable; a parameter's value is copied into one first ("=", as the
+ * plugin does), so the core knows which parameter the test is on.
+ */
+static int sign_test(struct lc_fn *F, struct hog_val v, int gtz, int t, int f)
+{
+	int h, var;
+
+	if (v.kind == HV_ADDR && v.addr[0] == '$' && !strpbrk(v.addr, "/^[#")) {
+		struct lc_ev *ev;
+
+		var = lc_new_var(F, VK_NONE);
+		ev = lc_emit(F, HE_ASSIGN, "=", var, 1);
+		ev->a[0] = v;
+	} else if (v.kind == HV_VAR) {
+		var = v.var;
+	} else {
+		return 0;
+	}
+	h = lc_here(F);
+	F->b[h].cmp.op = gtz ? CXBinaryOperator_GT : CXBinaryOperator_LE;
+	F->b[h].cmp.l = v;
+	F->b[h].cmp.r = cval(0);
+	F->b[h].cond = gtz ? HC_GTZ : HC_LEZ;
+	F->b[h].cond_var = var;
+	branch(F, t, f);
+	return 1;
+}
+
 static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, int f)
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
@@ -1599,6 +1712,10 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 			return;
 		}
 	}
+	if ((op == CXBinaryOperator_GT || op == CXBinaryOperator_LE) &&
+	    b.kind == HV_CONST && b.cst == 0 && is_signed_int(clang_getCursorType(strip(l))) &&
+	    sign_test(F, a, op == CXBinaryOperator_GT, t, f))
+		return;
 	h = lc_here(F);
 	bl = &F->b[h];
 	bl->cmp.op = op;
@@ -2187,6 +2304,7 @@ static void stmt(struct lc_fn *F, CXCursor c)
 	struct kids ch;
 	int i;
 
+	lc_assert_at(F, c);
 	if (clang_isExpression(k)) {
 		rv(F, c, 0);
 		return;
@@ -2284,6 +2402,7 @@ static void entry(struct lc_fn *F, CXCursor fn)
 	lc_edge(F, b0, b1);
 	lc_seal(F, b1);
 	F->cur = b1;
+	F->clean = b1;
 }
 
 static CXCursor body_of(CXCursor fn)
@@ -2337,11 +2456,13 @@ struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules 
 	F.col = col;
 	F.ret = -1;
 	F.scope = body;
+	lc_annots_scan(&F, fn);
 	entry(&F, fn);
 	stmt(&F, body);
 	ret_finish(&F, fn);
 	name = spell(fn);
 	f = lc_finish(&F, name, clang_getCursorLinkage(fn) == CXLinkage_Internal, line, err);
+	lc_annots_finish(&F, f);
 	free(name);
 	*called = F.called;
 	free(F.cln);

@@ -141,6 +141,11 @@ struct hog_lockref {
 	 * ac->ac_sb's was taken): it may be this one.  NULL if none.
 	 */
 	const char *maybe_rel;
+	/*
+	 * Held on entry by the holder's annotation (__must_hold,
+	 * lockdep_assert_held()), not taken by it: the caller took it.
+	 */
+	int entry;
 };
 
 /* One way a lock holder reaches the costly site. */

@@ -24,6 +24,24 @@
  */
 #define LOOP_BOUND_SAID (1LL << 24)
 
+/*
+ * "for (i = 0; i < objects; i++)": long only for callers passing more
+ * than the catalogue's max-bound (kfree()'s slab_free(..., 1) runs
+ * memcg_slab_free_hook()'s loop once).  Inferred: a caller passing a
+ * value the analysis cannot read keeps the loop.
+ */
+static void bound_by_param(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
+{
+	long long max = eng_rules(fs)->loop.max_bound;
+
+	if (l->bound_param < 0 || (l->bound >= 0 && l->bound <= max))
+		return;
+	c->when.arg = l->bound_param;
+	c->when.op = '>';
+	c->when.val = max;
+	c->when.inferred = 1;
+}
+
 static int loop_unbounded(struct fs *fs, const struct hog_loop *l)
 {
 	const struct hog_loop_policy *p = &eng_rules(fs)->loop;
@@ -160,6 +178,7 @@ static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
 	c = eng_cost_new(fs, HK_LOOP, eng_intern(fs, HOG_CLS_LOOP), eng_intern(fs, reason),
 			 heavy, 0, l->line, l->col, NULL);
 	free(reason);
+	bound_by_param(fs, l, c);
 	c->brk = eng_alloc(fs, sizeof(char *) * (nbrk ? nbrk : 1));
 	for (j = 0; j < nbrk; j++)
 		c->brk[j] = brk[j];

@@ -151,6 +151,7 @@ static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *o
 	out->kind = h->kind;
 	out->sleeping = h->sleeping;
 	out->line = h->line;
+	out->entry = h->entry;
 }
 
 /*
@@ -238,7 +239,7 @@ static const char *inner_name(struct fs *fs, const struct tset *set)
 
 	for (i = 0; i < set->n; i++)
 		for (j = set->t[i].nheld - 1; j >= 0; j--)
-			if (!set->t[i].held[j].sleeping) {
+			if (!set->t[i].held[j].sleeping && !set->t[i].held[j].entry) {
 				char *n = held_name(fs, &set->t[i].held[j]);
 				const char *r = hog_intern(fs->c->strs, n);
 
@@ -572,6 +573,11 @@ static void loop_cost_at(struct fs *fs, const struct tset *set, struct hog_cost 
 	hog_vec_push(&fs->nested, n);
 }
 
+static int sign_op(char op)
+{
+	return op == '>' || op == '<';
+}
+
 /* The callee's costs, carried to this call: extended by one step, in our terms. */
 static void callee_costs(struct fs *fs, const struct tset *set, const struct callv *cv,
 			 const struct hog_summary *s)
@@ -591,8 +597,11 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 	for (i = 0; i < s->ncost; i++) {
 		const struct hog_cost *t = &s->cost[i];
 		int ok = eng_when(fs, cv, &t->when, &cond);
+		int sign = eng_when_sign(fs, set, cv, &t->when);
 		struct hog_cost *c;
 
+		if (sign >= 0)
+			ok = sign;
 		if (ok < 0 && cond.arg < 0 && t->when.inferred)
 			ok = 1;
 		if (ok == 0 || (ok < 0 && cond.arg < 0))
@@ -601,24 +610,30 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 				 e->line, e->col, t);
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
-		if (ok != 1) {
+		if (ok != 1)
 			c->when = cond;
+		/*
+		 * A sign (or a loop's count) passed on from our own parameter:
+		 * the locks held here see the cost unless the value says
+		 * otherwise, and callers that pass a known value still decide it.
+		 */
+		if (ok != 1 && !sign_op(cond.op))
 			eng_cost_for_callers(fs, c);
-		} else if (c->kind == HK_LOOP) {
+		else if (c->kind == HK_LOOP)
 			loop_cost_at(fs, set, c);
-		} else {
+		else
 			eng_cost_at(fs, set, c);
-		}
 	}
 }
 
+/* Taken here on some path (a lock held by annotation is the caller's). */
 static int held_anywhere(const struct tset *set, const char *a)
 {
 	int i, j;
 
 	for (i = 0; i < set->n; i++)
 		for (j = 0; j < set->t[i].nheld; j++)
-			if (held_is(&set->t[i].held[j], a))
+			if (!set->t[i].held[j].entry && held_is(&set->t[i].held[j], a))
 				return 1;
 	return 0;
 }

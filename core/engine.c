@@ -104,6 +104,9 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 		case HE_STORE:
 			apply_store(fs, set, e);
 			break;
+		case HE_HELD:
+			apply_held(fs, set, e);
+			break;
 		}
 		tset_compact(set, 0);
 	}
@@ -123,6 +126,22 @@ static int val_var(const struct hog_val *v)
 	if (v->kind == HV_VAR)
 		return v->var;
 	return v->kind == HV_ADDR && !strpbrk(v->addr + 1, "/^#[") ? hog_expr_var(v->addr) : -1;
+}
+
+/* A sign test's way out: 0 if the path cannot take it, else its fact made. */
+static int sign_edge(struct tup *t, const struct hog_block *b, int si)
+{
+	const struct fact *f = fact_get(t, b->cond_var);
+	int kind = f ? f->kind : FK_NONE;
+	int pos = (b->cond == HC_GTZ) == (si == 0);
+
+	if (pos && (kind == FK_ZERO || kind == FK_NEG))
+		return 0;
+	if (!pos && kind == FK_POS)
+		return 0;
+	if (b->succ[0] != b->succ[1] && pos && kind != FK_PARAM)
+		fact_set(t, b->cond_var, FK_POS, 0);
+	return 1;
 }
 
 static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
@@ -152,13 +171,18 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 				kind = FK_NONE;
 			if (want_nz && kind == FK_ZERO)
 				continue;
-			if (!want_nz && kind == FK_NONZERO)
+			if (!want_nz && (kind == FK_NONZERO || kind == FK_POS || kind == FK_NEG))
 				continue;
 			if (b->succ[0] != b->succ[1])
-				fact_set(&t, b->cond_var, want_nz ? FK_NONZERO : FK_ZERO, 0);
+				fact_set(&t, b->cond_var, !want_nz ? FK_ZERO :
+					 kind == FK_SMALL || kind == FK_POS ? FK_POS :
+					 kind == FK_NEG ? FK_NEG : FK_NONZERO, 0);
 			if (!want_nz && b->succ[0] != b->succ[1])
 				drop_cookie_locks(fs, &t, b->cond_var);
 		}
+		if ((b->cond == HC_GTZ || b->cond == HC_LEZ) && si < 2 &&
+		    !sign_edge(&t, b, si))
+			continue;
 		/* phis read the values as they leave this block */
 		{
 			struct tup before = t;
@@ -610,6 +634,31 @@ static int *dominators(const struct hog_func *f, const int *order, int norder)
 }
 
 /*
+ * A parameter's sign tested (nr_pages > 0 in memcg_account_kmem()): the
+ * way out where it is positive costs only callers passing a positive
+ * value ('>' 0), the other only those passing one below 1 ('<' 1).
+ */
+static void note_sign_conds(struct fs *fs, int bno, const struct tset *out)
+{
+	const struct hog_block *b = &fs->f->blocks[bno];
+	struct econd e = { 1, -1, '>', 0 };
+	int i;
+
+	for (i = 0; i < out->n && e.state > 0; i++) {
+		const struct fact *f = fact_get(&out->t[i], b->cond_var);
+
+		if (!f || f->kind != FK_PARAM || (i && f->irq != e.param))
+			e.state = -1;
+		else
+			e.param = f->irq;
+	}
+	fs->econd[2 * bno + (b->cond == HC_GTZ ? 0 : 1)] = e;
+	e.op = '<';
+	e.mask = 1;
+	fs->econd[2 * bno + (b->cond == HC_GTZ ? 1 : 0)] = e;
+}
+
+/*
  * After the final pass's transfer of a test block: what each way out says
  * about a parameter, if every state leaving it agrees (fgp_flags &
  * FGP_STABLE on all of them).
@@ -620,6 +669,11 @@ static void note_edge_conds(struct fs *fs, int bno, const struct tset *out)
 	struct econd e = { 1, -1, 0, 0 };
 	int i;
 
+	if ((b->cond == HC_GTZ || b->cond == HC_LEZ) && b->nsucc == 2 &&
+	    b->succ[0] != b->succ[1] && out->n) {
+		note_sign_conds(fs, bno, out);
+		return;
+	}
 	if ((b->cond != HC_NEZ && b->cond != HC_EQZ) || b->nsucc != 2 ||
 	    b->succ[0] == b->succ[1] || !out->n)
 		return;
@@ -698,8 +752,9 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	order = block_order(f, &norder);
 	fs.idom = dominators(f, order, norder);
 	fs.econd = hog_xcalloc(2 * f->nblocks, sizeof(*fs.econd));
-	tset_add(&fs.in[0], &init);
 	state_limits(&fs.limits);
+	seed_entry(&fs, &init);
+	tset_add(&fs.in[0], &init);
 	find_named_phis(&fs);
 	find_cookies(&fs);
 	find_pmaps(&fs);

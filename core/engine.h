@@ -46,7 +46,14 @@
  * FGP_LOCK before a retry), or the parameter but for some bits (FK_PKEEP:
  * where a retry's FK_POR met the first pass's FK_PARAM).
  */
-enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM, FK_POR, FK_PKEEP };
+/*
+ * Signs, of the value's bits in its own width: FK_SMALL its top bit is
+ * clear (an unsigned x >> k), FK_POS that and not zero (so > 0 signed or
+ * not), FK_NEG its top bit set (< 0 as a signed integer: -nr_pages of a
+ * FK_POS one).
+ */
+enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM, FK_POR, FK_PKEEP,
+       FK_SMALL, FK_POS, FK_NEG };
 
 struct held {
 	const char *expr;	/* normalised, NULL if unknown */
@@ -62,6 +69,12 @@ struct held {
 	 * taken): it may have been this one.  Findings are not blamed on it.
 	 */
 	int maybe_released;
+	/*
+	 * Held on entry, or from a lockdep_assert_held(), by the function's
+	 * own word (an annotation): the caller took it.  Never "acquired" in
+	 * the summary; given up, it is an entry lock given up.
+	 */
+	int entry;
 };
 
 struct fact {
@@ -113,10 +126,14 @@ struct exitrec {
 
 #define MAX_COOKIES 8	/* lock pointers that double as "is it held" flags (HOG_LIMIT_TRACK) */
 
-/* A variable computed from a parameter's bits: (param & and) | or. */
+/*
+ * A variable computed from a parameter's bits: (param & and) | or; or,
+ * with neg set, the parameter negated (-nr_pages of an argument).
+ */
 struct pmap {
 	int var, param;
 	long long and, or;
+	int neg;
 };
 
 #define MAX_PMAP 32	/* variables computed from a parameter's bits (HOG_LIMIT_TRACK) */
@@ -127,7 +144,8 @@ struct pmap {
 /*
  * What taking one edge of a block's test says about a parameter, on
  * every path the final pass saw through it: the edge is taken only when
- * (param & mask) != 0 (op '&') or == 0 (op '~').
+ * (param & mask) != 0 (op '&') or == 0 (op '~'), or param > mask (op
+ * '>') or param < mask (op '<': a sign test).
  */
 struct econd {
 	int state;		/* 0 not seen, 1 known, -1 not about a parameter */
@@ -209,6 +227,8 @@ const char *val_addr(struct fs *fs, const struct hog_val *v);
 int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v, int *irq);
 void call_prepare(struct fs *fs, const struct hog_event *e, struct callv *cv);
 int irq_from_flags(const struct tup *t, const struct callv *cv, int arg);
+int eng_when_sign(struct fs *fs, const struct tset *set, const struct callv *cv,
+		  const struct hog_when *w);
 void find_pmaps(struct fs *fs);
 void find_cookies(struct fs *fs);
 void find_named_phis(struct fs *fs);
@@ -225,6 +245,10 @@ void note_release(struct fs *fs, const char *expr, const char *cls);
 void apply_call(struct fs *fs, struct tset *set, const struct callv *cv);
 void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e);
 void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
+/* An annotation's lock, held from here on (entry, or a lockdep_assert_held()). */
+void hold_assumed(struct fs *fs, struct tup *t, const char *expr, const char *type, int line);
+void apply_held(struct fs *fs, struct tset *set, const struct hog_event *e);
+void seed_entry(struct fs *fs, struct tup *t);
 
 /* cost.c: costs recorded, findings emitted, callees' costs carried */
 void call_costs(struct fs *fs, const struct tset *set, const struct callv *cv);

@@ -6,10 +6,11 @@
  * "lockhog dump x.o" or "readelf -p .note.lockhog x.o".  docs/ir.md
  * specifies it; in short:
  *
- *   lockhog-ir 2
+ *   lockhog-ir 3
  *   T mm/memcontrol.c
  *   F name static file line nvars nparams param...
  *   V var name                    source name of a variable
+ *   A what line col type expr     an annotation: lock held on entry, taken, given up
  *   B nsucc succ... cond          cond is -, nV or zV
  *   P dst n pred:val ...          a phi of the last block
  *   E kind line col callee dst nargs val...
@@ -71,6 +72,22 @@ struct hog_func *hog_func_new(struct hog_module *m, const char *name,
 	}
 	m->funcs[m->nfuncs++] = f;
 	return f;
+}
+
+void hog_func_add_annot(struct hog_module *m, struct hog_func *f, enum hog_annot_kind kind,
+			int line, int col, const char *type, const char *expr)
+{
+	struct hog_annot *a = hog_alloc(&m->arena, sizeof(*a) * (f->nannots + 1));
+
+	if (f->nannots)
+		memcpy(a, f->annots, sizeof(*a) * f->nannots);
+	a[f->nannots].kind = kind;
+	a[f->nannots].line = line;
+	a[f->nannots].col = col;
+	a[f->nannots].type = hog_intern(m->strs, type ? type : "");
+	a[f->nannots].expr = hog_intern(m->strs, expr);
+	f->annots = a;
+	f->nannots++;
 }
 
 void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
@@ -172,6 +189,7 @@ struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
 	l->line = line;
 	l->col = col;
 	l->bound = bound;
+	l->bound_param = -1;
 	l->shape = shape;
 	l->nblocks = nblocks;
 	l->blocks = hog_alloc(&m->arena, sizeof(int) * (nblocks ? nblocks : 1));
@@ -196,8 +214,8 @@ static const char *check_block(const struct hog_func *f, const struct hog_block 
 
 	if (b->nsucc > HOG_MAX_SUCC)
 		return "a block with more than " HOG_STR(HOG_MAX_SUCC) " successors";
-	if ((b->cond == HC_NEZ || b->cond == HC_EQZ) &&
-	    (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
+	if ((b->cond == HC_NEZ || b->cond == HC_EQZ || b->cond == HC_GTZ ||
+	     b->cond == HC_LEZ) && (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
 		return "conditional block needs two successors and a variable";
 	if ((b->cond == HC_BATCH0 || b->cond == HC_BATCH1) && b->nsucc != 2)
 		return "conditional block needs two successors and a variable";
@@ -340,8 +358,25 @@ static void put_val(struct hog_buf *b, const struct hog_val *v)
 		hog_buf_add(b, " ?");
 	}
 }
+/* A variable test's letter: n var != 0, z var == 0, g var > 0, l var <= 0. */
+static char cond_letter(enum hog_cond c)
+{
+	switch (c) {
+	case HC_NEZ:
+		return 'n';
+	case HC_EQZ:
+		return 'z';
+	case HC_GTZ:
+		return 'g';
+	default:
+		return 'l';
+	}
+}
 
-static const char ev_chars[] = "ciasrw";
+
+static const char ev_chars[] = "ciasrwh";
+/* indexed by enum hog_annot_kind */
+static const char annot_chars[] = "marc";
 static const char shape_chars[] = "ocphrs";
 
 void hog_module_write(const struct hog_module *m, struct hog_buf *b)
@@ -371,6 +406,15 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 			put_word(b, f->vnames[i]);
 			hog_buf_add(b, "\n");
 		}
+		for (i = 0; i < f->nannots; i++) {
+			const struct hog_annot *a = &f->annots[i];
+
+			hog_buf_printf(b, "A %c %d %d ", annot_chars[a->kind], a->line, a->col);
+			put_word(b, a->type);
+			hog_buf_add(b, " ");
+			put_word(b, a->expr);
+			hog_buf_add(b, "\n");
+		}
 		for (i = 0; i < f->nblocks; i++) {
 			const struct hog_block *bb = &f->blocks[i];
 
@@ -382,7 +426,7 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 			else if (bb->cond == HC_BATCH0 || bb->cond == HC_BATCH1)
 				hog_buf_printf(b, " b%d\n", bb->cond == HC_BATCH0 ? 0 : 1);
 			else
-				hog_buf_printf(b, " %c%d\n", bb->cond == HC_NEZ ? 'n' : 'z',
+				hog_buf_printf(b, " %c%d\n", cond_letter(bb->cond),
 					       bb->cond_var);
 			for (j = 0; j < bb->nphi; j++) {
 				const struct hog_phi *p = &bb->phi[j];
@@ -414,6 +458,8 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 				       l->nblocks);
 			for (j = 0; j < l->nblocks; j++)
 				hog_buf_printf(b, " %d", l->blocks[j]);
+			if (l->bound_param >= 0)
+				hog_buf_printf(b, " p%d", l->bound_param);
 			hog_buf_add(b, "\n");
 		}
 	}
@@ -667,10 +713,11 @@ static int rd_block(struct rd *r, struct hog_vec *blocks)
 	if (w[0] == 'b' && (w[1] == '0' || w[1] == '1') && !w[2]) {
 		b->cond = w[1] == '0' ? HC_BATCH0 : HC_BATCH1;
 		b->cond_var = -1;
-	} else if (w[0] == 'n' || w[0] == 'z') {
+	} else if (w[0] && strchr("nzgl", w[0])) {
 		char *end;
 
-		b->cond = w[0] == 'n' ? HC_NEZ : HC_EQZ;
+		b->cond = w[0] == 'n' ? HC_NEZ : w[0] == 'z' ? HC_EQZ :
+			  w[0] == 'g' ? HC_GTZ : HC_LEZ;
 		b->cond_var = (int)strtol(w + 1, &end, 10);
 		if (*end || end == w + 1)
 			return rd_fail(r, "bad condition");
@@ -737,6 +784,7 @@ static int rd_event(struct rd *r, struct hog_block *b)
 
 static int rd_loop(struct rd *r, struct hog_func *f)
 {
+	struct hog_loop *l = NULL;
 	int header, line, col, nblocks, i, ret = 0;
 	long long bound;
 	const char *w, *s;
@@ -756,11 +804,21 @@ static int rd_loop(struct rd *r, struct hog_func *f)
 	for (i = 0; i < nblocks && !ret; i++)
 		ret = get_int(r, &blocks[i], 0, MAXN);
 	if (!ret)
-		hog_func_add_loop(r->m, f, header, line, col, bound,
-				  (enum hog_loop_shape)(s - shape_chars), nblocks, blocks);
+		l = hog_func_add_loop(r->m, f, header, line, col, bound,
+				      (enum hog_loop_shape)(s - shape_chars), nblocks, blocks);
 	free(blocks);
 	if (ret)
 		return ret;
+	if (!at_eol(r)) {
+		/* the optional bound parameter: "pN" */
+		char *end;
+
+		if (!(w = get_word(r)) || w[0] != 'p')
+			return rd_fail(r, "trailing text");
+		l->bound_param = (int)strtol(w + 1, &end, 10);
+		if (*end || end == w + 1 || l->bound_param < 0 || l->bound_param >= f->nparams)
+			return rd_fail(r, "bad loop bound parameter");
+	}
 	return at_eol(r) ? 0 : rd_fail(r, "trailing text");
 }
 
@@ -834,6 +892,39 @@ static void rd_vname(struct rd *r, struct hog_func *f, struct hog_vec *blocks, s
 	hog_func_set_vname(r->m, f, var, w);
 }
 
+/* A what line col type expr: before the function's first block, like V. */
+static void rd_annot(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
+{
+	const char *w, *k;
+	char type[4096];
+	int line, col;
+
+	if (!f || blocks->n) {
+		rd_fail(r, "annotation outside a function header");
+		return;
+	}
+	if (!(w = get_word(r)))
+		return;
+	k = strchr(annot_chars, w[0]);
+	if (!k || !w[0] || w[1]) {
+		rd_fail(r, "bad annotation kind");
+		return;
+	}
+	if (get_int(r, &line, 0, 1 << 30) || get_int(r, &col, 0, 1 << 20) ||
+	    !(w = get_name(r)))
+		return;
+	snprintf(type, sizeof(type), "%s", w);
+	if (!(w = get_name(r)))
+		return;
+	if (!*w) {
+		rd_fail(r, "annotation without a lock");
+		return;
+	}
+	hog_func_add_annot(r->m, f, (enum hog_annot_kind)(k - annot_chars), line, col, type, w);
+	if (!at_eol(r))
+		rd_fail(r, "trailing text");
+}
+
 /* One record line (docs/ir.md): its letter, a blank, then its fields. */
 static void rd_record(struct rd *r, struct hog_func **f, struct hog_vec *blocks, size_t len)
 {
@@ -867,6 +958,9 @@ static void rd_record(struct rd *r, struct hog_func **f, struct hog_vec *blocks,
 		break;
 	case 'V':
 		rd_vname(r, *f, blocks, len);
+		break;
+	case 'A':
+		rd_annot(r, *f, blocks);
 		break;
 	case 'L':
 		if (!*f)

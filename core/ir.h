@@ -56,6 +56,7 @@ enum hog_ev_kind {
 			 * "&": args[0] & args[1] */
 	HE_RETURN,	/* return args[0] (nargs may be 0) */
 	HE_STORE,	/* *args[0] = args[1]: a lock pointer stored in memory */
+	HE_HELD,	/* lockdep_assert_held(args[0]): held from here; callee: its lock type */
 };
 
 struct hog_event {
@@ -82,6 +83,9 @@ enum hog_cond {
 	 */
 	HC_BATCH0,	/* succ[0] is the rare, over-the-threshold way */
 	HC_BATCH1,	/* succ[1] is */
+	/* a signed integer's sign: succ[0] when var > 0 (GTZ), var <= 0 (LEZ) */
+	HC_GTZ,
+	HC_LEZ,
 };
 
 struct hog_phi {
@@ -118,9 +122,35 @@ struct hog_loop {
 	int header;
 	int line, col;
 	long long bound;	/* most latch executions, -1 when unknown */
+	/*
+	 * It runs at most as many times as parameter N's value says
+	 * ("for (i = 0; i < objects; i++)"), -1 none: callers passing a
+	 * small constant make it a short loop.
+	 */
+	int bound_param;
 	enum hog_loop_shape shape;
 	int nblocks;
 	int *blocks;		/* header included */
+};
+
+/*
+ * What a function's annotations say about a lock (sparse's __must_hold,
+ * __acquires, __releases, __cond_acquires, or clang's capability
+ * attributes): held on entry and exit, taken, given up, taken when the
+ * function returns non-zero.
+ */
+enum hog_annot_kind {
+	HA_MUST_HOLD,
+	HA_ACQUIRES,
+	HA_RELEASES,
+	HA_COND_ACQUIRES,
+};
+
+struct hog_annot {
+	enum hog_annot_kind kind;
+	int line, col;
+	const char *type;	/* interned: the lock's type as the rules name it */
+	const char *expr;	/* interned address expression of the lock */
 };
 
 struct hog_func {
@@ -138,6 +168,8 @@ struct hog_func {
 	int nvars;		/* variables are 0 .. nvars-1 */
 	const char **vnames;	/* source names of variables, NULL or "" if none */
 	int nvnames;		/* entries in vnames */
+	int nannots;
+	struct hog_annot *annots;
 };
 
 /*
@@ -175,6 +207,8 @@ struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
 				   const int *blocks);
 void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
 			const char *name);
+void hog_func_add_annot(struct hog_module *m, struct hog_func *f, enum hog_annot_kind kind,
+			int line, int col, const char *type, const char *expr);
 /* Derives predecessors and checks the shape; returns 0 or -1 with *err set. */
 /* Is block b in loop l? */
 int hog_loop_has(const struct hog_loop *l, int b);
@@ -188,12 +222,12 @@ int hog_func_finish(struct hog_module *m, struct hog_func *f, const char **err);
  * changes with every change of the format: an object written by another
  * version is refused with a "rebuild" message, never half-read.
  */
-#define HOG_IR_VERSION 2
+#define HOG_IR_VERSION 3
 /* a block with more successors than this is refused, never cut short */
 #define HOG_MAX_SUCC 4096
 #define HOG_STR_(x) #x
 #define HOG_STR(x) HOG_STR_(x)
-#define HOG_IR_MAGIC "lockhog-ir 2"
+#define HOG_IR_MAGIC "lockhog-ir 3"
 #define HOG_IR_SECTION ".note.lockhog"
 /* the section of lockhog-ir 1, recognised only to say "rebuild" */
 #define HOG_IR_OLD_SECTION ".lockhog"

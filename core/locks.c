@@ -57,6 +57,7 @@ static struct held *acquire(struct fs *fs, struct tup *t, const char *expr, cons
 	h->sleeping = sleeping;
 	h->line = line;
 	h->maybe_released = 0;
+	h->entry = 0;
 	return h;
 }
 
@@ -152,19 +153,79 @@ static int release(struct fs *fs, struct tup *t, const char *expr, const char *c
 	note_release(fs, expr, cls);
 	hit = held_find(t, expr, cls, kind);
 	if (hit >= 0) {
+		int entry = t->held[hit].entry;
+		const char *hexpr = t->held[hit].expr;
+
 		prev = t->held[hit].irqprev;
 		memmove(&t->held[hit], &t->held[hit + 1],
 			(t->nheld - hit - 1) * sizeof(t->held[0]));
 		t->nheld--;
-		return prev;
+		if (!entry)
+			return prev;
+		/* the caller's lock, held by annotation: given up as an entry lock */
+		expr = hexpr;
 	}
 	if (expr && hog_expr_portable(expr) && !rel_has(t, expr) && t->nrel < MAX_REL) {
 		t->rel[t->nrel++] = expr;
 		if (fs->recording)
 			add_everrel(fs, expr);
 	}
-	maybe_released(t, expr, cls);
+	if (hit < 0)
+		maybe_released(t, expr, cls);
 	return -2;
+}
+
+/*
+ * The annotation's lock held from here: the caller's, so not taken
+ * here (entry).  A lock already held, or given up earlier on this path
+ * (the assert then contradicts the code, which wins), is left alone; a
+ * type the rules give no kind is not guessed at.
+ */
+void hold_assumed(struct fs *fs, struct tup *t, const char *expr, const char *type, int line)
+{
+	const char *kind = hog_rules_lock_kind(fs->c->rules, type);
+	struct held *h;
+	int i;
+
+	if (!expr || !kind || rel_has(t, expr))
+		return;
+	for (i = 0; i < t->nheld; i++)
+		if (held_is(&t->held[i], expr))
+			return;
+	h = acquire(fs, t, expr, NULL, hog_intern(fs->c->strs, kind),
+		    hog_lock_kind_sleeps(kind), line);
+	if (h)
+		h->entry = 1;
+}
+
+static const char *annot_expr(struct fs *fs, const char *addr)
+{
+	struct hog_val v = { .kind = HV_ADDR, .addr = addr };
+
+	return val_addr(fs, &v);
+}
+
+/* lockdep_assert_held(l) */
+void apply_held(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	const char *a = e->nargs > 0 ? val_addr(fs, &e->args[0]) : NULL;
+	int i;
+
+	for (i = 0; a && i < set->n; i++)
+		hold_assumed(fs, &set->t[i], a, e->callee, e->line);
+}
+
+/* __must_hold(l) and __releases(l): the caller holds l when it calls */
+void seed_entry(struct fs *fs, struct tup *t)
+{
+	int i;
+
+	for (i = 0; i < fs->f->nannots; i++) {
+		const struct hog_annot *a = &fs->f->annots[i];
+
+		if (a->kind == HA_MUST_HOLD || a->kind == HA_RELEASES)
+			hold_assumed(fs, t, annot_expr(fs, a->expr), a->type, a->line);
+	}
 }
 
 /*
@@ -564,6 +625,35 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 	}
 }
 
+/*
+ * The value copies and sign steps a frontend lowers: "=" (a parameter
+ * about to be tested, a same-width conversion), "neg" and "u>>".  1 if
+ * e was one of them.
+ */
+static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	int i, irq, k;
+
+	if (strcmp(e->callee, "=") && strcmp(e->callee, "neg") && strcmp(e->callee, "u>>"))
+		return 0;
+	for (i = 0; i < set->n; i++) {
+		struct tup *t = &set->t[i];
+
+		k = val_fact(fs, t, &e->args[0], &irq);
+		if (e->callee[0] == 'n')
+			/* -x of 0 < x < 2^(w-1) is negative; of a negative x, not known */
+			k = k == FK_POS ? FK_NEG : k == FK_ZERO ? FK_ZERO : FK_NONE;
+		else if (e->callee[0] == 'u')
+			k = FK_SMALL;
+		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP)
+			fact_copy(t, e->dst, e->args[0].kind == HV_VAR ?
+				  fact_get(t, e->args[0].var) : NULL);
+		else
+			fact_set(t, e->dst, k, irq);
+	}
+	return 1;
+}
+
 void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	int i;
@@ -590,6 +680,14 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 				fact_set_or(&set->t[i], e->dst, irq, m->cst);
 			else if (on && k == FK_POR && f)
 				fact_set_or(&set->t[i], e->dst, irq, f->mask | m->cst);
+			/*
+			 * A retry's flags |= X met the first try (PKEEP), then
+			 * |= Y again: the bits outside both are still the
+			 * parameter's, which is all its later tests need.
+			 */
+			else if (on && k == FK_PKEEP && f)
+				fact_copy(&set->t[i], e->dst, &(struct fact){ e->dst, FK_PKEEP,
+					  irq, f->mask | m->cst });
 			else
 				fact_set(&set->t[i], e->dst, on ? FK_NONZERO : FK_NONE, 0);
 		}
@@ -615,6 +713,8 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		}
 		return;
 	}
+	if (e->callee && sign_assign(fs, set, e))
+		return;
 	for (i = 0; i < set->n; i++) {
 		struct tup *t = &set->t[i];
 		int irq, k = val_fact(fs, t, &e->args[0], &irq);

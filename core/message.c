@@ -132,6 +132,9 @@ void hog_finding_lines(const struct hog_finding *f, int max_callers, hog_line_fn
 			   f->callee ? "()" : "", f->reason ? f->reason : f->cls));
 	if (p->lock.line > 0 && p->lock.name)
 		emit(fn, ctx, HOG_LINE_TAKEN, p->file, p->lock.line, 0,
+		     p->lock.entry ?
+		     hog_xasprintf("%s held on entry, by %s()'s annotation or assert", p->lock.name,
+				   p->holder) :
 		     hog_xasprintf("%s taken here", p->lock.name));
 	step_lines(f, p, fn, ctx);
 	caller_lines(f, max, fn, ctx);

@@ -637,6 +637,55 @@ static int finding_cmp(const void *x, const void *y)
 	return strcmp(a->fingerprint, b->fingerprint);
 }
 
+/* Does way w pass through function fn after its holder (a caller of fn)? */
+static int way_through(const struct hog_path *w, const char *fn)
+{
+	int i;
+
+	for (i = 1; i < w->nchain; i++)
+		if (w->chain[i].func == fn)
+			return 1;
+	return 0;
+}
+
+static int same_lock(const struct hog_lockref *a, const struct hog_lockref *b)
+{
+	return a->cls ? a->cls == b->cls : a->name == b->name;
+}
+
+/*
+ * A way held only by an annotation (__must_hold, lockdep_assert_held())
+ * says that the function's callers hold the lock.  When an analysed
+ * caller's way through that function, under a lock of the same class,
+ * is in the finding, it is the same cost under the same lock said
+ * twice: the caller's way stays, the annotated one goes.  Without such
+ * a caller (ops callbacks, callers in units not analysed, a caller whose
+ * taking of the lock the analysis does not see), the annotated way is
+ * the evidence and stays a way like any other.
+ */
+static void drop_covered(struct hog_finding *f)
+{
+	int i, j, k = 0;
+
+	for (i = 0; i < f->npaths; i++) {
+		int covered = 0;
+
+		for (j = 0; f->paths[i].lock.entry && j < f->npaths && !covered; j++)
+			covered = j != i && !f->paths[j].lock.entry &&
+				  same_lock(&f->paths[j].lock, &f->paths[i].lock) &&
+				  way_through(&f->paths[j], f->paths[i].holder);
+		if (!covered)
+			f->paths[k++] = f->paths[i];
+	}
+	if (k == f->npaths)
+		return;
+	f->npaths = k;
+	/* IRQs off on a dropped way is said by the way that covers it, or not at all */
+	f->irqs_off = 0;
+	for (i = 0; i < k; i++)
+		f->irqs_off |= f->paths[i].irqs_off;
+}
+
 static void group(struct hog_prog *p)
 {
 	struct hog_map *bykey = hog_map_new();
@@ -703,6 +752,7 @@ static void group(struct hog_prog *p)
 		struct hog_finding *f = p->findings.v[i];
 		int a, b;
 
+		drop_covered(f);
 		/* primary path first, then the others by the same order */
 		for (a = 1; a < f->npaths; a++)
 			for (b = a; b > 0 && path_better(p->rules, &f->paths[b], &f->paths[b - 1]); b--) {

@@ -196,6 +196,8 @@ static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 
 	if (p->limits)
 		json_object_set_new(o, "incomplete", limits_json(p->limits));
+	if (p->lock.entry)
+		json_object_set_new(o, "held_on_entry", json_true());
 	return o;
 }
 
@@ -234,6 +236,8 @@ static json_t *finding_json(const struct hog_report_item *it)
 	/* like every top-level field, of the primary way; callers carry their own */
 	if (p->limits)
 		json_object_set_new(o, "incomplete", limits_json(p->limits));
+	if (p->lock.entry)
+		json_object_set_new(o, "held_on_entry", json_true());
 	free(msg);
 	return o;
 }

@@ -114,6 +114,8 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->cb_locks);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
+	hog_vec_free(&r->fe.kind_types);
+	hog_vec_free(&r->fe.kind_kinds);
 	hog_vec_free(&r->fe.parent_fields);
 	hog_vec_free(&r->fe.parent_calls);
 	hog_vec_free(&r->fe.percpu_arch);
@@ -161,6 +163,21 @@ static int in_list(const struct hog_vec *v, const char *name)
 int hog_rules_is_lock_type(const struct hog_rules *r, int is_typedef, const char *name)
 {
 	return in_list(is_typedef ? &r->fe.lock_typedefs : &r->fe.lock_tags, name);
+}
+
+const char *hog_rules_lock_kind(const struct hog_rules *r, const char *type)
+{
+	int i;
+
+	for (i = 0; type && i < r->fe.kind_types.n; i++)
+		if (!strcmp(r->fe.kind_types.v[i], type))
+			return r->fe.kind_kinds.v[i];
+	return NULL;
+}
+
+int hog_lock_kind_sleeps(const char *kind)
+{
+	return kind && (!strcmp(kind, "mutex") || !strncmp(kind, "rwsem", 5));
 }
 
 int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field)
@@ -779,7 +796,7 @@ static int parse_key(struct parse *p, enum hog_rule_kind kind, struct hog_rule *
 		if (lookup(p, t->val, lock_kinds, N(lock_kinds), "lock kind") < 0)
 			return -1;
 		x->lock_kind = hog_intern(p->r->strs, t->val);
-		x->sleeping = !strcmp(t->val, "mutex") || !strncmp(t->val, "rwsem", 5);
+		x->sleeping = hog_lock_kind_sleeps(t->val);
 	} else if (!strcmp(t->key, "irq")) {
 		if ((v = lookup(p, t->val, irq_ops, N(irq_ops), "irq form")) < 0)
 			return -1;
@@ -950,6 +967,27 @@ static int parse_lock_type(struct parse *p)
 	return 0;
 }
 
+/* lock-kind KIND TYPE...: the kind of a lock an annotation names by its type */
+static int parse_lock_kind(struct parse *p)
+{
+	struct hog_frontend_rules *fe = &p->r->fe;
+	int i;
+
+	if (bare_words(p, 1, "lock-kind"))
+		return -1;
+	if (p->ntok < 3)
+		return perr(p, "lock-kind needs a kind, then lock-type names");
+	if (lookup(p, p->tok[1].val, lock_kinds, N(lock_kinds), "lock kind") < 0)
+		return -1;
+	for (i = 2; i < p->ntok; i++) {
+		if (!is_ident(p->tok[i].val))
+			return perr(p, "'%s' is not a C identifier", p->tok[i].val);
+		push_name(p, &fe->kind_types, p->tok[i].val);
+		push_name(p, &fe->kind_kinds, p->tok[1].val);
+	}
+	return 0;
+}
+
 /* parent-field STRUCT.FIELD... */
 static int parse_parent_field(struct parse *p)
 {
@@ -1094,6 +1132,7 @@ static const struct {
 	int (*parse)(struct parse *p);
 } frontend_directives[] = {
 	{ "lock-type", parse_lock_type },
+	{ "lock-kind", parse_lock_kind },
 	{ "parent-field", parse_parent_field },
 	{ "parent-call", parse_parent_call },
 	{ "percpu-asm", parse_percpu_asm },

@@ -138,6 +138,8 @@ struct hog_frontend_rules {
 	struct hog_vec bound_names;	/* bound: "folio_batch_count", "per_cpu_pages.batch" */
 	struct hog_vec bound_max;	/* bound: its cap, as (void *)(intptr_t) */
 	struct hog_vec scales;		/* scales: "nr_cpu_ids", "task_struct.tasks" */
+	struct hog_vec kind_types;	/* lock-kind: a lock-type name, "spinlock" */
+	struct hog_vec kind_kinds;	/* lock-kind: its kind, "spin" */
 };
 
 struct hog_rules {
@@ -217,6 +219,13 @@ const char *hog_rule_kind_name(enum hog_rule_kind k);
  * is_typedef: name is a typedef name, else a struct tag.
  */
 int hog_rules_is_lock_type(const struct hog_rules *r, int is_typedef, const char *name);
+/*
+ * The kind (spin, mutex, ...) of a lock named only by its type, as in an
+ * annotation (rules: lock-kind); NULL if the rules do not say.
+ */
+const char *hog_rules_lock_kind(const struct hog_rules *r, const char *type);
+/* Is a lock of that kind a sleeping one (mutex, rwsem)? */
+int hog_lock_kind_sleeps(const char *kind);
 int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field);
 int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
 /*

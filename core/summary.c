@@ -131,7 +131,8 @@ static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 		for (j = 0; j < x->t.nrel; j++)
 			add_unique(rel, nrel, MAX_SUM_REL, x->t.rel[j]);
 		for (j = 0; j < x->t.nheld; j++)
-			add_acq(acq, nacq, exit_name(fs, x, &x->t.held[j]), &x->t.held[j]);
+			if (!x->t.held[j].entry)
+				add_acq(acq, nacq, exit_name(fs, x, &x->t.held[j]), &x->t.held[j]);
 	}
 	if (s->irq_exit < 0)
 		s->irq_exit = HOG_IRQ_CALLER;
@@ -172,6 +173,47 @@ static int acq_taken(struct fs *fs, struct hog_lockfx *a)
 	return held_nz && free_z && !held_z && !free_nz && !held_other && !free_other;
 }
 
+/*
+ * What the annotations say the function does to its caller's locks,
+ * where the walk did not see it (the lock taken or given up in a callee
+ * of another unit, or through a pointer): __acquires(l) returns with l
+ * held, __cond_acquires(l) exactly on the non-zero returns, __releases(l)
+ * gives up an entry lock.  What the walk inferred stays as it is.
+ */
+static void annot_effects(struct fs *fs, struct hog_lockfx *acq, int *nacq,
+			  const char **rel, int *nrel)
+{
+	int i, k;
+
+	for (i = 0; i < fs->f->nannots; i++) {
+		const struct hog_annot *a = &fs->f->annots[i];
+		struct hog_val v = { .kind = HV_ADDR, .addr = a->expr };
+		const char *e = val_addr(fs, &v);
+		const char *kind = hog_rules_lock_kind(fs->c->rules, a->type);
+
+		if (!e || !kind || !hog_expr_portable(e))
+			continue;
+		if (a->kind == HA_RELEASES) {
+			add_unique(rel, nrel, MAX_SUM_REL, e);
+			continue;
+		}
+		if (a->kind != HA_ACQUIRES && a->kind != HA_COND_ACQUIRES)
+			continue;
+		for (k = 0; k < *nacq; k++)
+			if (acq[k].expr == e)
+				break;
+		if (k < *nacq || *nacq == MAX_ACQ)
+			continue;
+		memset(&acq[k], 0, sizeof(acq[k]));
+		acq[k].expr = e;
+		acq[k].cls = hog_expr_class(fs->c->strs, e);
+		acq[k].kind = hog_intern(fs->c->strs, kind);
+		acq[k].sleeping = hog_lock_kind_sleeps(kind);
+		acq[k].cond = a->kind == HA_COND_ACQUIRES;
+		(*nacq)++;
+	}
+}
+
 static void lock_effects(struct fs *fs)
 {
 	struct hog_summary *s = fs->s;
@@ -183,6 +225,7 @@ static void lock_effects(struct fs *fs)
 	for (i = 0; i < nacq; i++)
 		if (acq_taken(fs, &acq[i]))
 			acq[kept++] = acq[i];
+	annot_effects(fs, acq, &kept, rel, &nrel);
 	s->nacq = kept;
 	s->acq = hog_alloc(fs->c->arena, sizeof(*s->acq) * (kept ? kept : 1));
 	memcpy(s->acq, acq, sizeof(*acq) * kept);

@@ -4,6 +4,7 @@
  * terms, bound through its SSA variables), facts about variables, and
  * conditions on a callee's arguments.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,21 @@ static const struct pmap *pmap_get(struct fs *fs, int var)
 }
 
 /*
+ * The callee's condition on -param, as one on param: -p > 0 only if p < 0
+ * (p = INT_MIN too: kept, which errs towards the cost).  Other sign
+ * conditions are not carried (-p <= 0 also at INT_MIN): -1, unknown.
+ */
+static int neg_when(const struct pmap *pm, const struct hog_when *w, struct hog_when *out)
+{
+	if (w->op != '>' || w->val != 0)
+		return -1;
+	*out = *w;
+	out->arg = pm->param;
+	out->op = '<';
+	return -1;
+}
+
+/*
  * Does a condition on a callee's argument hold at this call?  1 yes,
  * 0 no, -1 only our caller can tell: then *out is the condition on our
  * own parameter (gfp | __GFP_ZERO still sleeps as gfp does).
@@ -146,6 +162,8 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	v = arg_val(cv, w->arg);
 	if (!v)
 		return 0;
+	if (v->kind == HV_CONST && (w->op == '>' || w->op == '<'))
+		return w->op == '>' ? v->cst > w->val : v->cst < w->val;
 	if (v->kind == HV_CONST) {
 		if (w->op == '&')
 			return (v->cst & w->val) != 0;
@@ -161,7 +179,9 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	}
 	if (v->kind == HV_VAR)
 		pm = pmap_get(fs, v->var);
-	if (!pm || w->op == '=')
+	if (pm && pm->neg)
+		return neg_when(pm, w, out);
+	if (!pm || w->op == '=' || w->op == '>' || w->op == '<')
 		return -1;
 	/* value = (param & and) | or */
 	if (pm->or & w->val)
@@ -173,6 +193,38 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	out->arg = pm->param;
 	out->val = m;
 	return -1;
+}
+
+/*
+ * A sign condition on a callee's argument, against what every path here
+ * knows of the value passed (memcg_account_kmem(memcg, -nr_pages) inside
+ * "if (nr_pages)"): 1 it holds, 0 it does not, -1 eng_when() must tell.
+ */
+int eng_when_sign(struct fs *fs, const struct tset *set, const struct callv *cv,
+		  const struct hog_when *w)
+{
+	const struct hog_val *v = arg_val(cv, w->arg);
+	int i, irq, ans = -1;
+
+	if ((w->op != '>' && w->op != '<') || !v || v->kind != HV_VAR || !set->n)
+		return -1;
+	for (i = 0; i < set->n; i++) {
+		int k = val_fact(fs, &set->t[i], v, &irq), a;
+		/* the values each fact allows, as [lo, hi] */
+		long long lo = k == FK_POS ? 1 : k == FK_ZERO ? 0 : LLONG_MIN;
+		long long hi = k == FK_NEG ? -1 : k == FK_ZERO ? 0 : LLONG_MAX;
+
+		if (k != FK_POS && k != FK_NEG && k != FK_ZERO)
+			return -1;
+		if (w->op == '>')
+			a = lo > w->val ? 1 : hi <= w->val ? 0 : -1;
+		else
+			a = hi < w->val ? 1 : lo >= w->val ? 0 : -1;
+		if (a < 0 || (i && a != ans))
+			return -1;
+		ans = a;
+	}
+	return ans;
 }
 
 int irq_from_flags(const struct tup *t, const struct callv *cv, int arg)
@@ -227,6 +279,22 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
 	fs->ncookie++;
 }
 
+/* dst = -param: the callee's sign conditions become conditions on param */
+static void neg_pmap(struct fs *fs, const struct hog_event *e)
+{
+	const struct hog_val *a = &e->args[0];
+	struct pmap p = { .var = e->dst, .and = -1, .or = 0, .neg = 1 };
+
+	if (a->kind != HV_ADDR || hog_expr_param(a->addr) < 0 || strpbrk(a->addr + 1, "/^#["))
+		return;
+	if (fs->npmap == MAX_PMAP) {
+		fs->limits |= HOG_LIMIT_TRACK;
+		return;
+	}
+	p.param = hog_expr_param(a->addr);
+	fs->pmap[fs->npmap++] = p;
+}
+
 /* gfp | __GFP_ZERO, flags & ~X: SSA makes this a flow-insensitive fact */
 void find_pmaps(struct fs *fs)
 {
@@ -240,6 +308,11 @@ void find_pmaps(struct fs *fs)
 			struct pmap p = { .and = -1, .or = 0 };
 			const struct pmap *from;
 
+			if (e->kind == HE_ASSIGN && e->callee && e->nargs == 1 && e->dst >= 0 &&
+			    !strcmp(e->callee, "neg")) {
+				neg_pmap(fs, e);
+				continue;
+			}
 			if (e->kind != HE_ASSIGN || !e->callee || e->nargs < 2 || e->dst < 0 ||
 			    (strcmp(e->callee, "|") && strcmp(e->callee, "&")))
 				continue;
@@ -254,7 +327,7 @@ void find_pmaps(struct fs *fs)
 			if (a->kind == HV_ADDR && hog_expr_param(a->addr) >= 0 &&
 			    !strpbrk(a->addr + 1, "/^#[")) {
 				p.param = hog_expr_param(a->addr);
-			} else if (a->kind == HV_VAR && (from = pmap_get(fs, a->var))) {
+			} else if (a->kind == HV_VAR && (from = pmap_get(fs, a->var)) && !from->neg) {
 				p = *from;
 			} else {
 				continue;

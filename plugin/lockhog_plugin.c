@@ -47,6 +47,7 @@
 #include <sys/wait.h>
 #include <sys/resource.h>
 #include "lower.h"
+#include "annot.h"
 #include "instrument.h"
 #include "../core/analysis.h"
 #include "../core/message.h"
@@ -917,6 +918,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	}
 	lh.locs.strs = lh.strs;
 	lh.locs.map = hog_map_new();
+	lh_annot_init();
 	atexit(child_atexit);
 
 	pass.pass = new lockhog_pass(g);

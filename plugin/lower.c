@@ -8,6 +8,7 @@
 #include "configargs.h"
 #include "lower.h"
 #include "../core/expr.h"
+#include "annot.h"
 
 static void locs_put(struct lh_locs *l, const char *file, int line, int col,
 		     location_t loc)
@@ -366,6 +367,39 @@ static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 	e->args[1] = lh_value(L->m, rhs);
 }
 
+#define SIGN_USE_DEPTH 4	/* conversions followed from a sign step's result */
+
+/*
+ * The sign steps ("neg", "u>>") speak of the value in its own width, and
+ * lh_value() looks through conversions: (long)-nr_pages of an unsigned
+ * int is positive.  True if no use, through same-width conversions,
+ * converts v to another width (to a wider one is fine if wider_ok: a
+ * value with its top bit clear stays positive).
+ */
+static bool width_kept(tree v, unsigned prec, bool wider_ok, int depth)
+{
+	imm_use_iterator it;
+	gimple *use;
+	bool kept = depth < SIGN_USE_DEPTH;
+
+	FOR_EACH_IMM_USE_STMT(use, it, v) {
+		gassign *as = dyn_cast<gassign *>(use);
+		tree l;
+
+		if (!kept || !as || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
+			continue;
+		l = gimple_assign_lhs(as);
+		if (TREE_CODE(l) != SSA_NAME)
+			kept = false;
+		else if (TYPE_PRECISION(TREE_TYPE(l)) > prec && wider_ok)
+			continue;
+		else if (TYPE_PRECISION(TREE_TYPE(l)) != prec ||
+			 !width_kept(l, prec, wider_ok, depth + 1))
+			kept = false;
+	}
+	return kept;
+}
+
 /* x = (y == 0) and x = (y != 0): the core needs these to follow trylock results. */
 static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 {
@@ -393,6 +427,20 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 		e->args[1] = lh_value(L->m, gimple_assign_rhs2(as));
 		return;
 	}
+	else if (code == NEGATE_EXPR && INTEGRAL_TYPE_P(TREE_TYPE(lhs)) &&
+		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
+		 width_kept(lhs, TYPE_PRECISION(TREE_TYPE(lhs)), false, 0))
+		/* -nr_pages: the core flips a known sign */
+		op = "neg";
+	else if (code == RSHIFT_EXPR && TYPE_UNSIGNED(TREE_TYPE(lhs)) &&
+		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
+		 tree_fits_uhwi_p(gimple_assign_rhs2(as)) &&
+		 tree_to_uhwi(gimple_assign_rhs2(as)) >= 1 &&
+		 TYPE_PRECISION(TREE_TYPE(lhs)) ==
+		 TYPE_PRECISION(TREE_TYPE(gimple_assign_rhs1(as))) &&
+		 width_kept(lhs, TYPE_PRECISION(TREE_TYPE(lhs)), true, 0))
+		/* bytes >> PAGE_SHIFT: the top bit is clear, its negation negative */
+		op = "u>>";
 	else if (code == TRUTH_NOT_EXPR || (code == BIT_XOR_EXPR &&
 		 TREE_CODE(TREE_TYPE(lhs)) == BOOLEAN_TYPE &&
 		 integer_onep(gimple_assign_rhs2(as))))
@@ -490,6 +538,34 @@ static void batch_cond(struct lower *L, struct hog_block *b, gcond *c)
 	b->cond_var = -1;
 }
 
+/*
+ * if (nr_pages > 0) on a signed integer: the core ties the costs of each
+ * way to the sign of the value, and callers that pass -nr_pages reach
+ * only one.  A parameter tested so gets an "=" copy of its value first,
+ * so the core knows which parameter the condition is on.
+ */
+static void sign_cond(struct lower *L, struct hog_block *b, gcond *c)
+{
+	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
+	enum tree_code code = gimple_cond_code(c);
+	struct hog_event *e;
+	int v;
+
+	if (!integer_zerop(r) || TREE_CODE(l) != SSA_NAME ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(l)) || TYPE_UNSIGNED(TREE_TYPE(l)))
+		return;
+	if (code != GT_EXPR && code != LE_EXPR)
+		return;
+	v = SSA_NAME_VERSION(l);
+	b->cond = code == GT_EXPR ? HC_GTZ : HC_LEZ;
+	b->cond_var = v;
+	if (!SSA_NAME_IS_DEFAULT_DEF(l) || !SSA_NAME_VAR(l) ||
+	    TREE_CODE(SSA_NAME_VAR(l)) != PARM_DECL)
+		return;
+	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "=", v, 1);
+	e->args[0] = lh_value(L->m, l);
+}
+
 static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 {
 	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
@@ -498,6 +574,8 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 
 	if (code != EQ_EXPR && code != NE_EXPR) {
 		batch_cond(L, b, c);
+		if (b->cond == HC_NONE)
+			sign_cond(L, b, c);
 		return;
 	}
 	if (!integer_zerop(r)) {
@@ -521,6 +599,7 @@ static void lower_stmts(struct lower *L, basic_block bb, struct hog_block *b)
 		gimple *s = gsi_stmt(gsi);
 		struct hog_event *e;
 
+		lh_annot_before(L->m, b, s);
 		where(L, s);
 		switch (gimple_code(s)) {
 		case GIMPLE_CALL:
@@ -1316,6 +1395,46 @@ static long long table_cap(struct lower *L, class loop *loop)
 	return best;
 }
 
+/*
+ * "for (i = 0; i < n; i++)" with n a parameter: at most n iterations.
+ * The parameter's index, or -1: an exit that dominates the latch, testing
+ * a header phi that starts at 0 and steps by +1 against n (through
+ * copies and casts).
+ */
+static int exit_param(struct lower *L, class loop *loop, edge e)
+{
+	gimple *last = last_stmt(e->src);
+	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
+	HOST_WIDE_INT step, i0;
+	int k;
+
+	if (!c || !dominated_by_p(CDI_DOMINATORS, loop->latch, e->src))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		tree iv = k ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
+		struct hog_val n = lh_value(L->m, k ? gimple_cond_lhs(c) : gimple_cond_rhs(c));
+		gphi *phi = header_iv(loop, iv);
+		tree init;
+
+		enum tree_code code = gimple_cond_code(c);
+
+		if (k)
+			code = swap_tree_comparison(code);
+		/* i < n, i != n (i >= n, i == n the exit's way): n rounds */
+		if (code != LT_EXPR && code != GE_EXPR && code != NE_EXPR && code != EQ_EXPR)
+			continue;
+		if (!phi || !phi_step(loop, phi, &step) || step != 1)
+			continue;
+		init = PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop));
+		/* lh_value() looks through copies and casts: $N is the parameter */
+		if (!init || !const_value(init, &i0) || i0 || n.kind != HV_ADDR ||
+		    hog_expr_param(n.addr) < 0 || strpbrk(n.addr + 1, "/^#["))
+			continue;
+		return hog_expr_param(n.addr);
+	}
+	return -1;
+}
+
 /* The loop leaves at its first exit taken: the smallest count bounds it. */
 static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 {
@@ -1331,6 +1450,20 @@ static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 		if (n >= 0 && (*bound < 0 || n < *bound))
 			*bound = n;
 	}
+}
+
+/* The parameter some exit bounds the loop by, or -1. */
+static int loop_param(struct lower *L, class loop *loop)
+{
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	unsigned i;
+	edge e;
+	int p;
+
+	FOR_EACH_VEC_ELT(exits, i, e)
+		if ((p = exit_param(L, loop, e)) >= 0)
+			return p;
+	return -1;
 }
 
 /* A walk over a container that scales is that first, unless it walks up a hierarchy or retries. */
@@ -1352,6 +1485,7 @@ static void lower_loops(struct lower *L)
 		int *blocks, line, col;
 		unsigned i;
 		long long bound = -1;
+		struct hog_loop *hl;
 		tree niter;
 		HOST_WIDE_INT max;
 
@@ -1373,8 +1507,9 @@ static void lower_loops(struct lower *L)
 			blocks[i] = body[i]->index < last_basic_block_for_fn(cfun) ?
 				    L->bbmap[body[i]->index] : 0;
 		loop_where(L, loop, &line, &col);
-		hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
-				  bound, loop_kind(L, loop), loop->num_nodes, blocks);
+		hl = hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
+				       bound, loop_kind(L, loop), loop->num_nodes, blocks);
+		hl->bound_param = loop_param(L, loop);
 		free(blocks);
 		free(body);
 	}
@@ -1423,6 +1558,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 			   pnames);
 	free(pnames);
 	L.f->nvars = num_ssa_names;
+	lh_annot_begin(m, L.f, rules, locs);
 	L.line = fx.line;
 	L.col = fx.column;
 
@@ -1445,6 +1581,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 		lower_succs(&L, bb, b);
 	}
 	lower_loops(&L);
+	lh_annot_end();
 	if (L.loops_open) {
 		scev_finalize();
 		loop_optimizer_finalize();

@@ -305,6 +305,30 @@ static tree strip_copies(tree t)
 	return t;
 }
 
+/*
+ * "cnt.0_1 = cnt" of a parameter whose address is taken (slab_free()
+ * hands &cnt to slab_free_freelist_hook()): a load that no store or call
+ * precedes (its virtual use is memory on entry) reads the value the
+ * caller passed, "$N", as a parameter that lives in a register would.
+ */
+static bool entry_param_load(tree t, const char **addr, struct hog_module *m)
+{
+	gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
+	tree r, vu;
+	char buf[32];
+
+	if (!as || !gimple_assign_single_p(as) || !INTEGRAL_TYPE_P(TREE_TYPE(t)))
+		return false;
+	r = gimple_assign_rhs1(as);
+	vu = gimple_vuse(as);
+	if (TREE_CODE(r) != PARM_DECL || param_index(r) < 0 || !vu ||
+	    TREE_CODE(vu) != SSA_NAME || !SSA_NAME_IS_DEFAULT_DEF(vu))
+		return false;
+	snprintf(buf, sizeof(buf), "$%d", param_index(r));
+	*addr = hog_intern(m->strs, buf);
+	return true;
+}
+
 struct hog_val lh_value(struct hog_module *m, tree t)
 {
 	struct hog_val v;
@@ -334,6 +358,10 @@ struct hog_val lh_value(struct hog_module *m, tree t)
 	if (SSA_NAME_IS_DEFAULT_DEF(t)) {
 		v.addr = ptr_expr(m, t, 0);
 		v.kind = v.addr ? HV_ADDR : HV_UNKNOWN;
+		return v;
+	}
+	if (entry_param_load(t, &v.addr, m)) {
+		v.kind = HV_ADDR;
 		return v;
 	}
 	/* pointers name things; results of calls and integers carry facts */

@@ -34,8 +34,8 @@ fi
 check_err '^mm/stock.c:[0-9]+:[0-9]+: note: chain: drain_local_stock -> drain_stock -> page_counter_uncharge$' &&
 	ok "notes follow the warning" || notok "notes follow the warning" $T/err
 [ -s $T/out ] && notok "nothing on stdout" $T/out || ok "nothing on stdout"
-head -1 $T/mm/.stock.o.lockhog 2>/dev/null | grep -qx 'lockhog-ir 2' &&
-	ok "sidecar mm/.stock.o.lockhog beside the object, a lockhog-ir 2 payload" ||
+head -1 $T/mm/.stock.o.lockhog 2>/dev/null | grep -qx 'lockhog-ir 3' &&
+	ok "sidecar mm/.stock.o.lockhog beside the object, a lockhog-ir 3 payload" ||
 	notok "sidecar mm/.stock.o.lockhog beside the object"
 $LOCKHOG report --all $T/mm/.stock.o.lockhog >$T/report 2>&1 && grep -q 'page_counter_uncharge' $T/report &&
 	ok "lockhog report reads the sidecar as a section" || notok "lockhog report reads the sidecar" $T/report

@@ -100,7 +100,7 @@ else
 	notok "findings stay warnings under -Werror"
 fi
 if $CC -fplugin-arg-lockhog-diag=none tests/fixtures/call-direct.c -o $T/p4.o 2>$T/err &&
-   [ ! -s $T/err ] && $LOCKHOG dump $T/p4.o | head -1 | grep -q "^lockhog-ir 2$"; then
+   [ ! -s $T/err ] && $LOCKHOG dump $T/p4.o | head -1 | grep -q "^lockhog-ir 3$"; then
 	ok "diag=none is silent and still stores the IR"
 else
 	notok "diag=none is silent and still stores the IR"
@@ -147,7 +147,7 @@ $LOCKHOG report --format json --out $T/two.json $T/good.o $T/lu.o 2>>$T/err
 res $? "two same-named sections of different types after ld -r: both read" $T/err
 # a few hundred KB of crafted payload must not cost gigabytes: each F
 # record claims a million variables and names one of them
-{ echo "lockhog-ir 2"; echo "T x.c"
+{ echo "lockhog-ir 3"; echo "T x.c"
   for i in $(seq 1000); do printf 'F f%d 0 x.c 1 1000000 0\nV 999999 x\nB 0 -\n' $i; done
   printf '\0'; } >$T/huge.sec
 objcopy --add-section .note.lockhog=$T/huge.sec --set-section-flags .note.lockhog=exclude \

@@ -51,7 +51,8 @@ golden_ir() {
 # What another frontend can be held to (GOLDEN_COMPARE=project): per
 # function its header, its events with variable numbers and blocks left
 # out (and returns without their location, which nothing reads), its
-# loops without block numbers and the kinds of its tests, all sorted.
+# annotations, its loops without block numbers and the kinds of its
+# tests, all sorted.
 golden_project() {
 	awk '
 	/^(lockhog-ir|T) / { print; next }
@@ -63,5 +64,6 @@ golden_project() {
 		print fn "\t" $0; next
 	}
 	/^L / { print fn "\tL " $3 " " $4 " " $5 " " $6; next }
+	/^A / { print fn "\t" $0; next }
 	/^B / && $NF != "-" { print fn "\tB " ($NF ~ /^b/ ? "batch" : "test") }' | LC_ALL=C sort
 }

@@ -1280,6 +1280,154 @@ static void test_noreturn_dead_end(void **state)
 	assert_int_equal(t->sum.nacq, 0);
 }
 
+
+/* ---- annotations: __must_hold() and friends, lockdep_assert_held() ---- */
+
+#define ANNOT_RULES "lock-kind spin spinlock\nlock-kind mutex mutex\n"
+
+static void annot(struct ft *t, struct hog_func *f, enum hog_annot_kind k, const char *type)
+{
+	ht_rules_text(t->rules, ANNOT_RULES);
+	hog_func_add_annot(t->m, f, k, f->line, 1, type, "$0/zone.lock");
+}
+
+/* __must_hold(&zone->lock): costs inside are under it; the summary neither takes nor gives it */
+static void test_annot_must_hold(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "held_fn", 0, 1, 0, 1, "zone", NULL);
+	const struct hog_raw *r;
+
+	annot(t, f, HA_MUST_HOLD, "spinlock");
+	ht_call(t->m, f, 0, 2, "css_put", -1, "?", NULL);
+	ht_ret(t->m, f, 0, 3, NULL);
+	ht_done(t->m, f);
+	assert_int_equal(run(t, f), 0);
+	expect_raws(t, -1, 1);
+	r = raw_at(t, HK_CALL, 2);
+	expect_lock(r, "zone->lock", "spin");
+	assert_int_equal(r->path.lock.entry, 1);
+	assert_int_equal(t->sum.nacq, 0);
+	assert_int_equal(t->sum.nrel, 0);
+	assert_int_equal(t->sum.ncost, 1);
+}
+
+/* a mutex by its type: a sleeping lock held */
+static void test_annot_kind_from_type(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "held_mutex", 0, 1, 0, 1, "zone", NULL);
+	const struct hog_raw *r;
+
+	annot(t, f, HA_MUST_HOLD, "mutex");
+	ht_call(t->m, f, 0, 2, "css_put", -1, "?", NULL);
+	ht_ret(t->m, f, 0, 3, NULL);
+	ht_done(t->m, f);
+	run(t, f);
+	r = raw_at(t, HK_CALL, 2);
+	expect_lock(r, "zone->lock", "mutex");
+	assert_int_equal(r->path.lock.sleeping, 1);
+}
+
+/* a type the rules give no kind: nothing assumed */
+static void test_annot_unknown_type(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "held_what", 0, 1, 0, 1, "zone", NULL);
+
+	annot(t, f, HA_MUST_HOLD, "frobnicator");
+	ht_call(t->m, f, 0, 2, "css_put", -1, "?", NULL);
+	ht_ret(t->m, f, 0, 3, NULL);
+	ht_done(t->m, f);
+	run(t, f);
+	expect_raws(t, -1, 0);
+}
+
+/* __releases(&zone->lock): held up to the unlock, an entry lock given up after */
+static void test_annot_releases(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "drop_fn", 0, 1, 0, 1, "zone", NULL);
+
+	annot(t, f, HA_RELEASES, "spinlock");
+	ht_call(t->m, f, 0, 2, "css_put", -1, "?", NULL);
+	ht_call(t->m, f, 0, 3, "spin_unlock", -1, ZL, NULL);
+	ht_call(t->m, f, 0, 4, "css_put", -1, "?", NULL);
+	ht_ret(t->m, f, 0, 5, NULL);
+	ht_done(t->m, f);
+	run(t, f);
+	expect_raws(t, -1, 1);
+	assert_non_null(raw_at(t, HK_CALL, 2));
+	assert_int_equal(t->sum.nacq, 0);
+	assert_int_equal(t->sum.nrel, 1);
+	assert_string_equal(t->sum.rel[0], "$0/zone.lock");
+	assert_int_equal(t->sum.nbrk, 0);
+}
+
+/* __releases() where the walk sees no unlock: the annotation fills the summary in */
+static void test_annot_releases_fills_in(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "drop_elsewhere", 0, 1, 0, 1, "zone", NULL);
+
+	annot(t, f, HA_RELEASES, "spinlock");
+	ht_call(t->m, f, 0, 2, "zone_unlock_slowpath", -1, "&$0", NULL);
+	ht_ret(t->m, f, 0, 3, NULL);
+	ht_done(t->m, f);
+	run(t, f);
+	assert_int_equal(t->sum.nacq, 0);
+	assert_int_equal(t->sum.nrel, 1);
+	assert_string_equal(t->sum.rel[0], "$0/zone.lock");
+}
+
+/* __acquires() and __cond_acquires() where the walk sees no lock taken */
+static void test_annot_acquires_fills_in(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "take_elsewhere", 0, 1, 0, 1, "zone", NULL);
+	struct hog_func *g = ht_fn(t->m, "try_elsewhere", 0, 1, 2, 1, "zone", NULL);
+
+	annot(t, f, HA_ACQUIRES, "spinlock");
+	ht_call(t->m, f, 0, 2, "zone_lock_slowpath", -1, "&$0", NULL);
+	ht_ret(t->m, f, 0, 3, NULL);
+	ht_done(t->m, f);
+	run(t, f);
+	assert_int_equal(t->sum.nacq, 1);
+	assert_string_equal(t->sum.acq[0].expr, "$0/zone.lock");
+	assert_string_equal(t->sum.acq[0].kind, "spin");
+	assert_int_equal(t->sum.acq[0].cond, 0);
+	hog_func_add_annot(t->m, g, HA_COND_ACQUIRES, 1, 1, "spinlock", "$0/zone.lock");
+	ht_call(t->m, g, 0, 2, "zone_trylock_slowpath", 1, "&$0", NULL);
+	ht_ret(t->m, g, 0, 3, "v1");
+	ht_done(t->m, g);
+	run(t, g);
+	assert_int_equal(t->sum.nacq, 1);
+	assert_int_equal(t->sum.acq[0].cond, 1);
+}
+
+/* lockdep_assert_held(): held from the assert on, not before */
+static void test_assert_held_event(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "asserts", 0, 1, 0, 1, "zone", NULL);
+	struct hog_event *e;
+	const struct hog_raw *r;
+
+	ht_rules_text(t->rules, ANNOT_RULES);
+	ht_call(t->m, f, 0, 2, "css_put", -1, "?", NULL);
+	e = hog_block_add_event(t->m, &f->blocks[0], HE_HELD, 3, HT_COL, "spinlock", -1, 1);
+	e->args[0] = ht_val(t->strs, ZL);
+	ht_call(t->m, f, 0, 4, "css_put", -1, "?", NULL);
+	ht_ret(t->m, f, 0, 5, NULL);
+	ht_done(t->m, f);
+	run(t, f);
+	expect_raws(t, -1, 1);
+	r = raw_at(t, HK_CALL, 4);
+	expect_lock(r, "zone->lock", "spin");
+	assert_int_equal(r->path.lock.entry, 1);
+	assert_int_equal(t->sum.nacq, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1337,6 +1485,13 @@ int main(void)
 		T(test_summary_ret_addr),
 		T(test_summary_trivial),
 		T(test_noreturn_dead_end),
+		T(test_annot_must_hold),
+		T(test_annot_kind_from_type),
+		T(test_annot_unknown_type),
+		T(test_annot_releases),
+		T(test_annot_releases_fills_in),
+		T(test_annot_acquires_fills_in),
+		T(test_assert_held_event),
 #undef T
 	};
 

@@ -275,7 +275,10 @@ static void test_round_trip_text(void **state)
 		"T mm/page_alloc.c\n"
 		"F free_pcppages_bulk 1 mm/page_alloc.c 1450 2 3 zone count pcp\n"
 		"V 1 page\n"
+		"A m 1451 2 spinlock $0/zone.lock\n"
+		"A c 1451 20 mutex @m\n"
 		"B 1 1 -\n"
+		"E h 1452 2 spinlock -1 1 &@hugetlb_lock\n"
 		"E c 1452 2 spin_lock -1 1 &$0/zone.lock\n"
 		"B 2 1 2 n0\n"
 		"P 1 2 0: ? 1: v1\n"
@@ -285,7 +288,20 @@ static void test_round_trip_text(void **state)
 		"E r 1471 1 - -1 0\n"
 		"L 1 1455 2 -1 o 1 1\n"
 		"F empty 0 - 0 0 0\n"
-		"B 0 -\n";
+		"B 0 -\n"
+		/* sign tests and steps (version 3): if (n > 0) -n; if (x >> 12 <= 0) */
+		"F sign 1 x.c 1 5 1 n\n"
+		"B 1 1 -\n"
+		"B 2 2 3 g1\n"
+		"E s 2 6 = 1 1 &$0\n"
+		"B 1 3 -\n"
+		"E s 3 4 neg 2 1 v1\n"
+		"E s 3 4 u>> 3 1 v2\n"
+		"B 2 4 5 l3\n"
+		"B 1 5 -\n"
+		"B 0 -\n"
+		"E r 4 1 - -1 0\n"
+		"L 2 3 4 -1 c 2 2 3 p0\n";
 	struct hog_module *r = read_buf(t, text, sizeof(text) - 1);
 
 	if (!r)
@@ -296,8 +312,17 @@ static void test_round_trip_text(void **state)
 	assert_int_equal(t->buf.len, sizeof(text));
 	assert_int_equal(t->buf.s[t->buf.len - 1], 0);
 	assert_string_equal(t->buf.s, text);
-	assert_int_equal(r->nfuncs, 2);
+	assert_int_equal(r->nfuncs, 3);
 	assert_string_equal(r->funcs[1]->file, "");
+	assert_int_equal(r->funcs[0]->nannots, 2);
+	assert_int_equal(r->funcs[0]->annots[1].kind, HA_COND_ACQUIRES);
+	assert_string_equal(r->funcs[0]->annots[0].expr, "$0/zone.lock");
+	assert_int_equal(r->funcs[0]->blocks[0].ev[0].kind, HE_HELD);
+	assert_int_equal(r->funcs[2]->blocks[1].cond, HC_GTZ);
+	assert_int_equal(r->funcs[2]->blocks[1].cond_var, 1);
+	assert_int_equal(r->funcs[2]->blocks[3].cond, HC_LEZ);
+	assert_int_equal(r->funcs[2]->loops[0].bound_param, 0);
+	assert_int_equal(r->funcs[0]->loops[0].bound_param, -1);
 	hog_module_free(r);
 }
 
@@ -344,12 +369,12 @@ static void test_round_trip_dash_name(void **state)
 static void test_read_empty_module(void **state)
 {
 	struct it *t = *state;
-	struct hog_module *r = read_buf(t, "lockhog-ir 2", 12);
+	struct hog_module *r = read_buf(t, "lockhog-ir 3", 12);
 
 	assert_non_null(r);
 	assert_int_equal(r->nfuncs, 0);
 	hog_module_free(r);
-	r = read_buf(t, "lockhog-ir 2\n\nT a.c\n\n", 21);
+	r = read_buf(t, "lockhog-ir 3\n\nT a.c\n\n", 21);
 	assert_non_null(r);
 	assert_string_equal(r->tu, "a.c");
 	hog_module_free(r);
@@ -376,11 +401,11 @@ static void test_read_bad_magic(void **state)
 {
 	struct it *t = *state;
 
-	expect_read_err(t, "lockhog-ir 2 \n", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "lockhog-ir\n", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "lockhog-ir x\n", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "\x7f" "ELF\x02\x01\x01", "line 1: not a lockhog-ir 2 payload");
-	expect_read_err(t, "T a.c\nlockhog-ir 2\n", "line 1: not a lockhog-ir 2 payload");
+	expect_read_err(t, "lockhog-ir 3 \n", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "lockhog-ir\n", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "lockhog-ir x\n", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "\x7f" "ELF\x02\x01\x01", "line 1: not a lockhog-ir 3 payload");
+	expect_read_err(t, "T a.c\nlockhog-ir 3\n", "line 1: not a lockhog-ir 3 payload");
 }
 
 /* another version of the format is named, with what to do about it */
@@ -389,9 +414,11 @@ static void test_read_other_version(void **state)
 	struct it *t = *state;
 
 	expect_read_err(t, "lockhog-ir 1\nT a.c\n",
-			"built by an older lockhog (lockhog-ir 1, this one reads 2); rebuild it");
+			"built by an older lockhog (lockhog-ir 1, this one reads 3); rebuild it");
+	expect_read_err(t, "lockhog-ir 2\nT a.c\n",
+			"built by an older lockhog (lockhog-ir 2, this one reads 3); rebuild it");
 	expect_read_err(t, "lockhog-ir 7\nT a.c\n",
-			"built by a newer lockhog (lockhog-ir 7, this one reads 2); rebuild it");
+			"built by a newer lockhog (lockhog-ir 7, this one reads 3); rebuild it");
 }
 
 /* ld -r concatenates payloads, with zero padding between them */
@@ -482,13 +509,22 @@ static void test_read_bad_structure(void **state)
 	expect_read_err(t, HDR "F\n", "line 3: malformed line");
 	expect_read_err(t, FN "B 1 0 q0\n", "line 4: bad condition");
 	expect_read_err(t, FN "B 2 0 0 n\n", "line 4: bad condition");
+	expect_read_err(t, FN "B 2 0 0 gx\n", "line 4: bad condition");
 	expect_read_err(t, FN "B 1 0 - x\n", "line 4: trailing text");
 	expect_read_err(t, FN "B 4097 0\n", "line 4: bad number");
 	expect_read_err(t, FN "B 65 0\n", "line 4: missing field");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 x 1 0\n", "line 5: bad loop shape");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -2 o 1 0\n", "line 5: bad number");
+	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 p9\n", "line 5: bad loop bound parameter");
+	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 q0\n", "line 5: trailing text");
 	expect_read_err(t, FN "B 0 -\nP 0 1 0?\n", "line 5: bad phi argument");
 	expect_read_err(t, FN "B 0 -\nP 0 1 x:?\n", "line 5: bad phi argument");
+	expect_read_err(t, HDR "A m 1 1 spinlock $0\n", "line 3: annotation outside a function header");
+	expect_read_err(t, FN "B 0 -\nA m 1 1 spinlock $0\n",
+			"line 5: annotation outside a function header");
+	expect_read_err(t, FN "A x 1 1 spinlock $0\n", "line 4: bad annotation kind");
+	expect_read_err(t, FN "A m 1 1 spinlock -\n", "line 4: annotation without a lock");
+	expect_read_err(t, FN "A m 1 1 spinlock $0 x\n", "line 4: trailing text");
 }
 
 /* hog_func_finish()'s checks, reached through the reader */
