@@ -2142,7 +2142,12 @@ static void return_stmt(struct lc_fn *F, CXCursor c, struct kids *ch)
 		/* a guard constructor returns its class: the lock in it */
 		if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
 			place = guard_place(F, clang_getCursorReferenced(e));
-		v = place ? aval(lc_cat(F, place, "^")) : rv(F, ch->c[0], 1);
+		if (place)
+			v = aval(lc_cat(F, place, "^"));
+		else if (canon(ch->c[0]).kind == CXType_Record)
+			rv(F, ch->c[0], 0);	/* a struct returned: GCC's value is none */
+		else
+			v = rv(F, ch->c[0], 1);
 		F->ret_has_val = 1;
 	}
 	from = lc_here(F);
