@@ -11,7 +11,15 @@
 #include <string.h>
 #include "lc.h"
 
-/* the cleanup function's name, read from the declaration as clang prints it */
+/* how clang prints the attribute, each on its own, before the initialiser */
+#define CLEANUP_ATTR "__attribute__((cleanup("
+
+/*
+ * The cleanup function's name.  libclang shows the attribute only as a
+ * CXCursor_UnexposedAttr with no name or argument, and its tokens are
+ * the macro's (class_##_name##_destructor): read it from the
+ * declaration as clang prints it.
+ */
 static char *cleanup_name(CXCursor var)
 {
 	CXPrintingPolicy pol = clang_getCursorPrintingPolicy(var);
@@ -19,9 +27,9 @@ static char *cleanup_name(CXCursor var)
 	const char *t = clang_getCString(s), *p, *q;
 	char *r = NULL;
 
-	p = t ? strstr(t, "cleanup(") : NULL;
+	p = t ? strstr(t, CLEANUP_ATTR) : NULL;
 	if (p) {
-		p += strlen("cleanup(");
+		p += strlen(CLEANUP_ATTR);
 		q = strchr(p, ')');
 		if (q && q > p)
 			r = hog_xasprintf("%.*s", (int)(q - p), p);
@@ -60,6 +68,19 @@ static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientDat
 		return CXChildVisit_Continue;
 	ff->def = c;
 	return CXChildVisit_Break;
+}
+
+/* does var have a cleanup?  Its address is taken then (fn(&var)): it lives in memory */
+int lc_has_cleanup(CXCursor var)
+{
+	int attr = 0;
+	char *n;
+
+	clang_visitChildren(var, has_attr, &attr);
+	if (!attr || !(n = cleanup_name(var)))
+		return 0;
+	free(n);
+	return 1;
 }
 
 /* var declared in scope (a block or a for): its cleanup, if it has one, now runs at exits */

@@ -182,6 +182,7 @@ struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int
 void lc_fn_free(struct lc_fn *F);
 
 /* cleanup.c */
+int lc_has_cleanup(CXCursor var);
 void lc_cleanup_decl(struct lc_fn *F, CXCursor var, CXCursor scope);
 void lc_cleanup_run(struct lc_fn *F, int n);
 void lc_cleanup_pop(struct lc_fn *F, int n);

@@ -376,8 +376,12 @@ static enum CXChildVisitResult prescan(CXCursor c, CXCursor parent, CXClientData
 	struct lc_fn *F = d;
 	enum CXCursorKind k = clang_getCursorKind(c);
 
-	if (k == CXCursor_VarDecl && is_auto_var(c) && find_local(F, c) < 0)
-		add_local(F, c, -1);
+	if (k == CXCursor_VarDecl && is_auto_var(c) && find_local(F, c) < 0) {
+		int li = add_local(F, c, -1);
+
+		if (lc_has_cleanup(c))
+			F->loc[li].memory = 1;
+	}
 	if (k == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
 		struct kids ch = expr_kids(c);
