@@ -64,6 +64,11 @@ struct hog_cost {
 	 * is folded into it.  func NULL: not nested.
 	 */
 	struct hog_step nest;
+	/*
+	 * Loops: the trip count the code implies (its own bound, or a cap
+	 * from the rules), when no callee loop is folded into it; 0 none.
+	 */
+	long long bound;
 };
 
 /* A lock a function leaves held (acquires) for its caller. */
@@ -160,6 +165,7 @@ struct hog_path {
 	char fingerprint[17];	/* of this way to the site: holder and lock */
 	unsigned limits;	/* HOG_LIMIT_* of the functions on this way */
 	struct hog_step nest;	/* loops: the outer loop this way runs it in (hog_cost.nest) */
+	long long bound;	/* loops: hog_cost.bound */
 };
 
 struct hog_finding {

@@ -166,7 +166,7 @@ static char *loop_reason(struct fs *fs, const struct hog_loop *l, const char *he
 
 static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
 {
-	const char *heavy, *brk[MAX_LOOP_BREAKS];
+	const char *heavy, *inner, *brk[MAX_LOOP_BREAKS];
 	struct hog_cost *c;
 	struct eng_block b;
 	char *reason;
@@ -179,6 +179,9 @@ static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
 			 heavy, 0, l->line, l->col, NULL);
 	free(reason);
 	bound_by_param(fs, l, c);
+	/* a nest's count is the product of its loops': not known here */
+	if (l->bound > 0 && l->bound < LOOP_BOUND_SAID && !loops_in(fs, l, &inner))
+		c->bound = l->bound;
 	c->brk = eng_alloc(fs, sizeof(char *) * (nbrk ? nbrk : 1));
 	for (j = 0; j < nbrk; j++)
 		c->brk[j] = brk[j];
@@ -211,11 +214,12 @@ static void loop_done(struct fs *fs)
 static void loop_message(struct hog_buf *b, const struct hog_finding *f,
 			 const struct hog_path *p)
 {
+	const char *what = p->bound ? "long loop" : "unbounded loop";
+
 	if (f->callee)
-		hog_buf_printf(b, "unbounded loop in %s() calling %s() runs ", f->site_func,
-			       f->callee);
+		hog_buf_printf(b, "%s in %s() calling %s() runs ", what, f->site_func, f->callee);
 	else
-		hog_buf_printf(b, "unbounded loop in %s() runs ", f->site_func);
+		hog_buf_printf(b, "%s in %s() runs ", what, f->site_func);
 }
 
 const struct hog_checker check_loop = {

@@ -42,6 +42,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->inner = tail->inner;
 		c->preempt_ok = tail->preempt_ok;
 		c->nest = tail->nest;
+		c->bound = tail->bound;
 	}
 	c->when.arg = -1;
 	return c;
@@ -229,6 +230,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off;
 	r->path.lock = lock;
 	r->path.nest = c->nest;
+	r->path.bound = c->bound;
 	hog_vec_push(fs->c->raws, r);
 }
 

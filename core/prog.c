@@ -514,6 +514,30 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
  * fold_nests()).  Said with the primary way's outer loop (malloc'ed),
  * NULL if some way runs it on its own.
  */
+static char *nest_reason(const struct hog_prog *prog, const struct hog_finding *f);
+
+/*
+ * Bounded by the code (a page table's entries, one folio's subpages):
+ * real, but at most note-bound rounds on every way to it.  Malloc'ed,
+ * NULL if some way's loop is not known to be that short.
+ */
+static char *bound_reason(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	long long max = prog->rules->loop.note_bound, b = 0;
+	int i;
+
+	if (f->kind != HK_LOOP || max <= 0)
+		return NULL;
+	for (i = 0; i < f->npaths; i++) {
+		if (f->paths[i].bound <= 0 || f->paths[i].bound > max)
+			return NULL;
+		if (f->paths[i].bound > b)
+			b = f->paths[i].bound;
+	}
+	return hog_xasprintf("the code bounds it: at most %lld iterations (rules: loop note-bound=%lld)",
+			     b, max);
+}
+
 static char *nest_reason(const struct hog_prog *prog, const struct hog_finding *f)
 {
 	const struct hog_step *n = &f->paths[0].nest;
@@ -533,6 +557,9 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 	const char *arg;
 	const char *why = note_reason(prog, f, &arg);
 	char *nest = why ? NULL : nest_reason(prog, f);
+
+	if (!why && !nest)
+		nest = bound_reason(prog, f);
 
 	f->score = score(prog, f);
 	if (nest) {

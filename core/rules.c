@@ -564,6 +564,10 @@ static int parse_loop(struct parse *p)
 				p->r->loop.nest_fold = 0;
 			else
 				return perr(p, "nest is fold or report, not '%s'", t->val);
+		} else if (!strcmp(t->key, "note-bound")) {
+			if (parse_int(p, t->key, t->val, 0, 1LL << 40, &v))
+				return -1;
+			p->r->loop.note_bound = v;
 		} else if (!strcmp(t->key, "calls")) {
 			if (parse_int(p, t->key, t->val, 0, 1000, &v))
 				return -1;

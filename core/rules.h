@@ -98,6 +98,7 @@ struct hog_loop_policy {
 	int min_calls;		/* non-trivial calls a loop body needs to count */
 	int max_chain;		/* longest call chain followed */
 	int nest_fold;		/* a loop run inside an outer loop's finding is a note: 1, or 0 */
+	long long note_bound;	/* a loop the code bounds by at most this is a note; 0 off */
 };
 
 /*
