@@ -644,6 +644,9 @@ static int phi_iv(struct lc_fn *F, int pi, const char *in, long long *init, long
  * done = (void *)1)", a phi that starts at one constant and is set to
  * another round the loop; the exit, taken on the first test or on the
  * second, bounds the loop at 0 or 1 rounds (the plugin's once_exit()).
+ * Only a pointer, as scoped_guard()'s done is: the plugin does not
+ * bound a bool flag's "retry once" goto loop (alloc_buddy_huge_page()
+ * in mm/ of 6.1), and the two frontends must agree on it.
  */
 static long long once_exit(struct lc_fn *F, int pi, const char *in, int op, long long rv,
 			   int taken_true)
@@ -661,7 +664,7 @@ static long long once_exit(struct lc_fn *F, int pi, const char *in, int op, long
 		v[k] = x.cst;
 		have[k] = 1;
 	}
-	if (!have[0] || !have[1])
+	if (!have[0] || !have[1] || !F->var[p->dst].ptr)
 		return -1;
 	if (holds(op, v[0], rv) == taken_true)
 		return 0;

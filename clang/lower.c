@@ -2210,9 +2210,13 @@ static const char *guard_place(struct lc_fn *F, CXCursor var)
 {
 	CXType t = clang_getCursorType(var);
 	struct kids ch;
-	const char *a = is_auto_var(var) ? decl_addr(F, var) : NULL, *r = NULL;
+	int li = find_local(F, var);
+	const char *a, *r = NULL;
 
-	if (!a || lock_pointer(F, t))
+	/* &scope is taken: an SSA local (spinlock_t *ptl = ...) is no guard */
+	if (li < 0 || !F->loc[li].memory || !(a = decl_addr(F, var)))
+		return NULL;
+	if (lock_pointer(F, t))
 		return a;
 	if (clang_getCanonicalType(t).kind != CXType_Record)
 		return NULL;
