@@ -77,10 +77,11 @@ int lc_has_cleanup(CXCursor var)
 	char *n;
 
 	clang_visitChildren(var, has_attr, &attr);
-	if (!attr || !(n = cleanup_name(var)))
+	if (!attr)
 		return 0;
+	n = cleanup_name(var);
 	free(n);
-	return 1;
+	return n != NULL;
 }
 
 /* var declared in scope (a block or a for): its cleanup, if it has one, now runs at exits */
@@ -93,7 +94,10 @@ void lc_cleanup_decl(struct lc_fn *F, CXCursor var, CXCursor scope)
 	char *n;
 
 	clang_visitChildren(var, has_attr, &attr);
-	if (!attr || !(n = cleanup_name(var)))
+	if (!attr)
+		return;
+	n = cleanup_name(var);
+	if (!n)
 		return;
 	if (F->ncln >= F->ccln) {
 		F->ccln = F->ccln ? 2 * F->ccln : 8;
@@ -159,7 +163,7 @@ void lc_cleanup_pop(struct lc_fn *F, int n)
 /* goto lab: the variables whose scope does not hold lab (one cannot jump into one) */
 void lc_cleanup_goto(struct lc_fn *F, CXCursor lab)
 {
-	unsigned off;
+	unsigned int off;
 	int n = F->ncln;
 
 	clang_getExpansionLocation(clang_getCursorLocation(lab), NULL, NULL, NULL, &off);

@@ -95,7 +95,7 @@ struct lc_cleanup {
 	const char *fn;		/* interned */
 	const char *addr;	/* the variable's address: fn(&var) */
 	int line, col;		/* where it is declared: where GCC puts the call */
-	unsigned from, to;	/* its scope, file offsets: a goto's label inside stays */
+	unsigned int from, to;	/* its scope, file offsets: a goto's label inside stays */
 };
 
 struct lc_label {

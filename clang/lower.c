@@ -2214,7 +2214,10 @@ static const char *guard_place(struct lc_fn *F, CXCursor var)
 	const char *a, *r = NULL;
 
 	/* &scope is taken: an SSA local (spinlock_t *ptl = ...) is no guard */
-	if (li < 0 || !F->loc[li].memory || !(a = decl_addr(F, var)))
+	if (li < 0 || !F->loc[li].memory)
+		return NULL;
+	a = decl_addr(F, var);
+	if (!a)
 		return NULL;
 	if (lock_pointer(F, t))
 		return a;
