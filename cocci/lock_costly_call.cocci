@@ -184,6 +184,10 @@ LOCKS = {
     'raw_spin_rq_unlock': ('release', 'raw_spin', 'none'),
     'raw_spin_rq_unlock_irq': ('release', 'raw_spin', 'enable'),
     'raw_spin_rq_unlock_irqrestore': ('release', 'raw_spin', 'restore'),
+    'class_spinlock_irq_destructor': ('release', 'spin', 'enable'),
+    'class_raw_spinlock_irq_destructor': ('release', 'spin', 'enable'),
+    'class_spinlock_irqsave_destructor': ('release', 'spin', 'restore'),
+    'class_raw_spinlock_irqsave_destructor': ('release', 'spin', 'restore'),
 }
 
 COSTS = {
@@ -227,7 +231,7 @@ COSTS = {
     'usleep_idle_range': ('sleep', 'sleeps (usleep_range_state())'),
     'fsleep': ('sleep', 'sleeps, or busy-waits up to 10 us'),
     'schedule': ('sleep', 'schedules away'),
-    'schedule_preempt_disabled': ('sleep', 'schedules away'),
+    'schedule_preempt_disabled': ('sleep', 'schedules away; called with preemption off by contract, it turns it back on around schedule()'),
     'schedule_timeout': ('sleep', 'schedules away'),
     'schedule_timeout_interruptible': ('sleep', 'schedules away'),
     'schedule_timeout_uninterruptible': ('sleep', 'schedules away'),
@@ -771,7 +775,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier costly = {page_counter_uncharge, page_counter_charge, page_counter_try_charge,
 	css_put, css_put_many, cgroup_put, percpu_ref_put, percpu_ref_put_many,
 	obj_cgroup_put, mem_cgroup_put, put_task_struct, put_task_struct_many,
@@ -845,7 +851,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier cand.costly;
 expression L;
 position cand.pc, p1, p2, pe;
@@ -1165,7 +1173,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 local idexpression x;
 expression E;
 assignment operator aop;
@@ -1208,7 +1218,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 local idexpression x;
 identifier g;
 position pg;
@@ -1246,7 +1258,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier lb = {__cond_resched_lock, __cond_resched_rwlock_read,
 	__cond_resched_rwlock_write, cond_resched_lock,
 	cond_resched_rwlock_read, cond_resched_rwlock_write, spin_needbreak,
@@ -1287,7 +1301,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier lk2 = {spin_lock, spin_lock_bh, spin_lock_irq, spin_lock_irqsave,
 	spin_lock_nested, spin_lock_nest_lock, spin_lock_irqsave_nested,
 	raw_spin_lock, raw_spin_lock_bh, raw_spin_lock_nested,
@@ -1354,7 +1370,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 local idexpression x;
 expression E;
 position pr;
@@ -1508,7 +1526,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 position q : script:python() { edit_kind(q) == "replace" };
 position r : script:python() { edit_kind(r) == "remove" };
 position u : script:python() { unlock_text(u) is not False };

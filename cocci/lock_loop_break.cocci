@@ -189,6 +189,10 @@ LOCKS = {
     'raw_spin_rq_unlock': ('release', 'raw_spin', 'none'),
     'raw_spin_rq_unlock_irq': ('release', 'raw_spin', 'enable'),
     'raw_spin_rq_unlock_irqrestore': ('release', 'raw_spin', 'restore'),
+    'class_spinlock_irq_destructor': ('release', 'spin', 'enable'),
+    'class_raw_spinlock_irq_destructor': ('release', 'spin', 'enable'),
+    'class_spinlock_irqsave_destructor': ('release', 'spin', 'restore'),
+    'class_raw_spinlock_irqsave_destructor': ('release', 'spin', 'restore'),
 }
 
 COSTS = {
@@ -232,7 +236,7 @@ COSTS = {
     'usleep_idle_range': ('sleep', 'sleeps (usleep_range_state())'),
     'fsleep': ('sleep', 'sleeps, or busy-waits up to 10 us'),
     'schedule': ('sleep', 'schedules away'),
-    'schedule_preempt_disabled': ('sleep', 'schedules away'),
+    'schedule_preempt_disabled': ('sleep', 'schedules away; called with preemption off by contract, it turns it back on around schedule()'),
     'schedule_timeout': ('sleep', 'schedules away'),
     'schedule_timeout_interruptible': ('sleep', 'schedules away'),
     'schedule_timeout_uninterruptible': ('sleep', 'schedules away'),
@@ -746,7 +750,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier g : script:python() { g_ok(g) };
 expression L;
 position p1, pc;
@@ -806,7 +812,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier g : script:python() { g_ok(g) };
 expression L, X;
 position p1, pc;
@@ -869,7 +877,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 expression L;
 expression list la, ua;
 position p1, p2;
@@ -948,7 +958,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier lb = {__cond_resched_lock, __cond_resched_rwlock_read,
 	__cond_resched_rwlock_write, cond_resched_lock,
 	cond_resched_rwlock_read, cond_resched_rwlock_write, spin_needbreak,
@@ -1008,7 +1020,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 identifier f;
 local idexpression x;
 expression L;
@@ -1071,7 +1085,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 local idexpression x;
 expression L, E;
 position p1, pa;

@@ -234,7 +234,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 expression L;
 position p1, pc;
 @@
@@ -299,7 +301,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 expression L;
 position pc;
 @@
@@ -385,7 +389,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 expression L;
 position p1, pc;
 @@
@@ -454,7 +460,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 expression L;
 position pu;
 @@
@@ -756,7 +764,9 @@ identifier ulk = {spin_unlock, spin_unlock_bh, spin_unlock_irq, spin_unlock_irqr
 	local_unlock_irq, local_unlock_irqrestore, pcp_spin_unlock,
 	pcp_spin_unlock_maybe_irqrestore, rq_unlock, rq_unlock_irq,
 	rq_unlock_irqrestore, raw_spin_rq_unlock, raw_spin_rq_unlock_irq,
-	raw_spin_rq_unlock_irqrestore};
+	raw_spin_rq_unlock_irqrestore, class_spinlock_irq_destructor,
+	class_raw_spinlock_irq_destructor, class_spinlock_irqsave_destructor,
+	class_raw_spinlock_irqsave_destructor};
 expression X, E;
 expression list es;
 position pd : script:python(H) { act(pd, "detach_rec", H) };
