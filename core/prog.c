@@ -503,18 +503,24 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 }
 
 /*
- * The score orders findings (highest first); the weights are policy,
- * in the catalogue's "rank" lines.  The severity is not: sleeping is
- * an error, outside the boot phase; the reasons for a note are
- * note_reason()'s; the rest are warnings.
- */
-/*
  * One loop nest, one finding: every way to this loop runs it inside an
  * outer loop that is the finding under the same lock (engine.c,
  * fold_nests()).  Said with the primary way's outer loop (malloc'ed),
  * NULL if some way runs it on its own.
  */
-static char *nest_reason(const struct hog_prog *prog, const struct hog_finding *f);
+static char *nest_reason(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	const struct hog_step *n = &f->paths[0].nest;
+	int i;
+
+	if (f->kind != HK_LOOP || !prog->rules->loop.nest_fold)
+		return NULL;
+	for (i = 0; i < f->npaths; i++)
+		if (!f->paths[i].nest.func)
+			return NULL;
+	return hog_xasprintf("it runs inside the loop in %s() (%s:%d), the finding for this section: one loop nest, one finding (rules: loop nest=fold)",
+			     n->func, n->file ? n->file : "?", n->line);
+}
 
 /*
  * Bounded by the code (a page table's entries, one folio's subpages):
@@ -538,34 +544,27 @@ static char *bound_reason(const struct hog_prog *prog, const struct hog_finding 
 			     b, max);
 }
 
-static char *nest_reason(const struct hog_prog *prog, const struct hog_finding *f)
-{
-	const struct hog_step *n = &f->paths[0].nest;
-	int i;
-
-	if (f->kind != HK_LOOP || !prog->rules->loop.nest_fold)
-		return NULL;
-	for (i = 0; i < f->npaths; i++)
-		if (!f->paths[i].nest.func)
-			return NULL;
-	return hog_xasprintf("it runs inside the loop in %s() (%s:%d), the finding for this section: one loop nest, one finding (rules: loop nest=fold)",
-			     n->func, n->file ? n->file : "?", n->line);
-}
-
+/*
+ * The score orders findings (highest first); the weights are policy,
+ * in the catalogue's "rank" lines.  The severity is not: sleeping is
+ * an error, outside the boot phase; the reasons for a note are
+ * note_reason()'s and, for loops, nest_reason()'s and bound_reason()'s;
+ * the rest are warnings.
+ */
 static void rate(struct hog_prog *prog, struct hog_finding *f)
 {
 	const char *arg;
 	const char *why = note_reason(prog, f, &arg);
-	char *nest = why ? NULL : nest_reason(prog, f);
+	char *loop_why = why ? NULL : nest_reason(prog, f);
 
-	if (!why && !nest)
-		nest = bound_reason(prog, f);
+	if (!why && !loop_why)
+		loop_why = bound_reason(prog, f);
 
 	f->score = score(prog, f);
-	if (nest) {
+	if (loop_why) {
 		f->sev = HS_NOTE;
-		f->demoted = hog_intern(prog->strs, nest);
-		free(nest);
+		f->demoted = hog_intern(prog->strs, loop_why);
+		free(loop_why);
 	} else if (why) {
 		char *t = hog_xasprintf(why, arg);
 
