@@ -712,6 +712,68 @@ static void drop_covered(struct hog_finding *f)
 		f->irqs_off |= f->paths[i].irqs_off;
 }
 
+/* The same way into the section: holder, its call or loop, and the lock. */
+static int same_way(const struct hog_path *a, const struct hog_path *b)
+{
+	return a->holder == b->holder && a->file == b->file && a->line == b->line &&
+	       a->col == b->col && same_lock(&a->lock, &b->lock);
+}
+
+/* Is every way to b also a way to a? */
+static int ways_within(const struct hog_finding *b, const struct hog_finding *a)
+{
+	int i, j;
+
+	for (i = 0; i < b->npaths; i++) {
+		for (j = 0; j < a->npaths && !same_way(&b->paths[i], &a->paths[j]); j++)
+			;
+		if (j == a->npaths)
+			return 0;
+	}
+	return 1;
+}
+
+/* b says again what a says: a call of the same callee, no worse */
+static int same_cost(const struct hog_finding *a, const struct hog_finding *b)
+{
+	return a->kind == b->kind && a->sev >= b->sev && !hog_kind_at_site(a->kind) &&
+	       a->callee && b->callee && !strcmp(a->callee, b->callee);
+}
+
+/*
+ * One call under the lock that reaches the same callee at two sites
+ * deeper down (kfree() reaching obj_cgroup_put() from two hooks) is
+ * one thing to fix: move that call out.  Findings are by costly site,
+ * so it would be said twice; the lower-ranked one becomes a note
+ * naming the one that stays, when every way to it is a way to that
+ * one.  Two loops are two costs and stay two findings.  Runs on the
+ * ranked list.
+ */
+static void fold_same_calls(struct hog_prog *p)
+{
+	int i, j;
+
+	for (i = 1; i < p->findings.n; i++) {
+		struct hog_finding *b = p->findings.v[i];
+
+		if (b->sev == HS_NOTE)
+			continue;
+		for (j = 0; j < i; j++) {
+			struct hog_finding *a = p->findings.v[j];
+			char *t;
+
+			if (a->sev == HS_NOTE || !same_cost(a, b) || !ways_within(b, a))
+				continue;
+			t = hog_xasprintf("every way to it reaches %s() at another site too, the finding %s: one call to move, one finding",
+					  a->callee, a->fingerprint);
+			b->sev = HS_NOTE;
+			b->demoted = hog_intern(p->strs, t);
+			free(t);
+			break;
+		}
+	}
+}
+
 static void group(struct hog_prog *p)
 {
 	struct hog_map *bykey = hog_map_new();
@@ -792,6 +854,7 @@ static void group(struct hog_prog *p)
 		mark_limits(p, f);
 	}
 	qsort(p->findings.v, p->findings.n, sizeof(void *), finding_cmp);
+	fold_same_calls(p);
 }
 
 void hog_prog_solve(struct hog_prog *p)
