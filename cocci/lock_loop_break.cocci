@@ -528,6 +528,12 @@ COSTS = {
     'mdelay': ('busy-wait', 'busy-waits for milliseconds'),
     '__const_udelay': ('busy-wait', 'busy-waits for a millisecond or more'),
     '__udelay': ('busy-wait', 'busy-waits for a millisecond or more'),
+    'hrtimer_cancel': ('busy-wait', 'waits for a running hrtimer callback to return'),
+    'timer_delete_sync': ('busy-wait', 'waits for a running timer callback to return'),
+    'timer_shutdown_sync': ('busy-wait', 'waits for a running timer callback to return'),
+    'tasklet_unlock_wait': ('busy-wait', 'waits for a running tasklet to finish'),
+    'tasklet_kill': ('sleep', 'waits for a scheduled tasklet to run'),
+    'irq_work_sync': ('sleep', 'waits for a pending irq_work (might_sleep())'),
 }
 
 CHEAP = set([
