@@ -78,7 +78,8 @@ struct hog_lockfx {
 	const char *kind;
 	int sleeping;
 	int irqsave;		/* taken with an irqsave: its release may restore IRQs */
-	int cond;		/* 0 always; 1 iff it returns non-zero */
+	int cond;		/* 0 always; 1 iff it returns non-zero; 2 iff zero */
+	int irqoff;		/* every return that holds it has IRQs off */
 };
 
 struct hog_summary {

@@ -440,6 +440,20 @@ static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
 	}
 }
 
+/*
+ * Does the callee take a lock on only some of its returns, with IRQs
+ * off on those (an irqsave, or local_irq_save() before the lock)?
+ */
+static int cond_irqoff(const struct hog_summary *s)
+{
+	int k;
+
+	for (k = 0; k < s->nacq; k++)
+		if (s->acq[k].cond && s->acq[k].irqoff)
+			return 1;
+	return 0;
+}
+
 /* A call with no rule, through its summary. */
 static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 			 const struct callrules *r, struct tset *out)
@@ -467,10 +481,14 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 	if (s->ret_zero && dst >= 0 && !r->try)
 		fact_set(t, dst, s->ret_zero == 1 ? FK_ZERO : FK_NONZERO, 0);
 	if (r->try) {
+		/* try 2: the lock is taken on the zero return, an error means not */
 		fail.irq = t->irq;
 		fail.preempt = t->preempt;
-		fact_set(t, dst, FK_NONZERO, 0);
-		fact_set(&fail, dst, FK_ZERO, 0);
+		fact_set(t, dst, r->try == 2 ? FK_ZERO : FK_NONZERO, 0);
+		fact_set(&fail, dst, r->try == 2 ? FK_NONZERO : FK_ZERO, 0);
+		/* the returns that took it have IRQs off, the others maybe not */
+		if (s->irq_exit == HOG_IRQ_CALLER && cond_irqoff(s))
+			t->irq = HOG_IRQ_OFF;
 		tset_add(out, &fail);
 	}
 }
@@ -578,7 +596,7 @@ void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 	bind_result(fs, cv, r.s);
 	for (k = 0; r.s && k < r.s->nacq; k++)
 		if (r.s->acq[k].cond && e->dst >= 0)
-			r.try = 1;
+			r.try = r.s->acq[k].cond;
 	if (r.s && e->dst >= 0) {
 		char vb[32];
 

@@ -225,7 +225,7 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 
 	for (i = 0; i < s->nacq; i++) {
 		const struct hog_lockfx *a = &s->acq[i];
-		long long w[] = { (long long)(size_t)a->expr, a->cond, a->irqsave };
+		long long w[] = { (long long)(size_t)a->expr, a->cond, a->irqsave, a->irqoff };
 
 		h = hog_hash64(w, sizeof(w), h);
 	}

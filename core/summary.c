@@ -143,7 +143,9 @@ static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 /*
  * A lock counts as taken for the caller only if every return holds
  * it (cond 0), or, for a trylock wrapper, exactly the returns of
- * non-zero (cond 1).  "Held on some path" would leak a lock into every
+ * non-zero (cond 1), or, for a wrapper that returns 0 when it took the
+ * lock and an error when it did not (a per-CPU busy counter before a
+ * raw spinlock), exactly the returns of zero (cond 2).  "Held on some path" would leak a lock into every
  * caller whenever the paths are correlated through memory we do not
  * follow.  Returns 0 for a lock that is neither.
  */
@@ -152,6 +154,7 @@ static int acq_taken(struct fs *fs, struct hog_lockfx *a)
 	int held_nz = 0, held_z = 0, free_nz = 0, free_z = 0, held_other = 0, free_other = 0;
 	int i, j;
 
+	a->irqoff = 1;
 	for (i = 0; i < fs->exits.n; i++) {
 		const struct exitrec *x = fs->exits.v[i];
 		int held = 0;
@@ -159,6 +162,8 @@ static int acq_taken(struct fs *fs, struct hog_lockfx *a)
 		for (j = 0; j < x->t.nheld; j++)
 			if (x->t.held[j].cls == a->cls)
 				held = 1;
+		if (held && x->t.irq != HOG_IRQ_OFF)
+			a->irqoff = 0;
 		if (x->retkind == FK_NONZERO)
 			held ? held_nz++ : free_nz++;
 		else if (x->retkind == FK_ZERO)
@@ -169,8 +174,13 @@ static int acq_taken(struct fs *fs, struct hog_lockfx *a)
 	a->cond = 0;
 	if (!free_nz && !free_z && !free_other)
 		return 1;
+	if (held_other || free_other)
+		return 0;
 	a->cond = 1;
-	return held_nz && free_z && !held_z && !free_nz && !held_other && !free_other;
+	if (held_nz && free_z && !held_z && !free_nz)
+		return 1;
+	a->cond = 2;
+	return held_z && free_nz && !held_nz && !free_z;
 }
 
 /*
