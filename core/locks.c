@@ -307,7 +307,7 @@ struct callrules {
 	const struct hog_rule *lk, *iq, *pr, *pf;
 	const struct hog_summary *s;	/* no rule: the callee's summary */
 	const char *ret;		/* the returned value, in our terms */
-	int try;			/* a trylock wrapper whose result is used */
+	int try;			/* a trylock wrapper whose result is used: the cond of t's locks */
 };
 
 static void irq_rule(struct fs *fs, struct tup *t, const struct callv *cv,
@@ -424,12 +424,16 @@ static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
 		const struct hog_lockfx *x = &s->acq[k];
 		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, x->expr,
 					       cv->addr, cv->nargs, r->ret);
-		struct held *h = acquire(fs, t, a, x->cls, x->kind, x->sleeping, cv->ev->line);
+		/* t is the result r->try says took its locks; one of the other kind is fail's */
+		int in_t = !x->cond || cv->ev->dst < 0 || x->cond == r->try;
+		int in_fail = !x->cond || cv->ev->dst < 0 || x->cond != r->try;
+		struct held *h = in_t ? acquire(fs, t, a, x->cls, x->kind, x->sleeping,
+						cv->ev->line) : NULL;
 
 		/* what its irqsave saved: the state at our call */
 		if (h && x->irqsave)
 			h->irqprev = irq_before;
-		if (!(x->cond && cv->ev->dst >= 0)) {
+		if (in_fail) {
 			h = acquire(fs, fail, a, x->cls, x->kind, x->sleeping, cv->ev->line);
 			if (h && x->irqsave)
 				h->irqprev = irq_before;
@@ -444,12 +448,12 @@ static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
  * Does the callee take a lock on only some of its returns, with IRQs
  * off on those (an irqsave, or local_irq_save() before the lock)?
  */
-static int cond_irqoff(const struct hog_summary *s)
+static int cond_irqoff(const struct hog_summary *s, int try)
 {
 	int k;
 
 	for (k = 0; k < s->nacq; k++)
-		if (s->acq[k].cond && s->acq[k].irqoff)
+		if (s->acq[k].cond == try && s->acq[k].irqoff)
 			return 1;
 	return 0;
 }
@@ -487,7 +491,7 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 		fact_set(t, dst, r->try == 2 ? FK_ZERO : FK_NONZERO, 0);
 		fact_set(&fail, dst, r->try == 2 ? FK_NONZERO : FK_ZERO, 0);
 		/* the returns that took it have IRQs off, the others maybe not */
-		if (s->irq_exit == HOG_IRQ_CALLER && cond_irqoff(s))
+		if (s->irq_exit == HOG_IRQ_CALLER && cond_irqoff(s, r->try))
 			t->irq = HOG_IRQ_OFF;
 		tset_add(out, &fail);
 	}
@@ -595,7 +599,7 @@ void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 		r.s = summary_of(fs, e->callee);
 	bind_result(fs, cv, r.s);
 	for (k = 0; r.s && k < r.s->nacq; k++)
-		if (r.s->acq[k].cond && e->dst >= 0)
+		if (r.s->acq[k].cond && e->dst >= 0 && !r.try)
 			r.try = r.s->acq[k].cond;
 	if (r.s && e->dst >= 0) {
 		char vb[32];
