@@ -73,22 +73,26 @@ $(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(wildcard core/*.h)
 		-Wno-unused-parameter -Wno-format-diag \
 		-I$(PLUGINDIR)/include -x c++ -c $< -o $@
 
+# Linked aside and renamed: a build running the plugin never loads half a file.
 $(PLUGIN): $(PLUGIN_OBJ) $(CORE_LIB)
-	$(CXX) -shared -o $@ $(PLUGIN_OBJ) $(CORE_LIB) -ljansson
+	$(CXX) -shared -o $@.tmp $(PLUGIN_OBJ) $(CORE_LIB) -ljansson
+	mv -f $@.tmp $@
 
 $(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -c $< -o $@
 
 $(LOCKHOG): $(CMD_OBJ) $(CORE_LIB)
-	$(CC) -o $@ $(CMD_OBJ) $(CORE_LIB) $(LIBS)
+	$(CC) -o $@.tmp $(CMD_OBJ) $(CORE_LIB) $(LIBS)
+	mv -f $@.tmp $@
 
 $(BUILD)/clang/%.o: clang/%.c $(wildcard clang/*.h) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -I$(CLANG_INC) -c $< -o $@
 
 $(LOCKHOG_CHECK): $(CHECK_OBJ) $(CORE_LIB)
-	$(CC) -o $@ $(CHECK_OBJ) $(CORE_LIB) -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljansson
+	$(CC) -o $@.tmp $(CHECK_OBJ) $(CORE_LIB) -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljansson
+	mv -f $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
