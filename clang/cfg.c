@@ -982,6 +982,35 @@ static void put_phis(struct lc_fn *F, struct hog_func *f, int b, const char *see
 	}
 }
 
+/* Does a phi merge NULL with something else? */
+static int phi_has_null(struct lc_fn *F, int var)
+{
+	struct lc_phi *p = &F->phi[F->var[var].phi];
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+
+		if (v.kind == HV_CONST && v.cst == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A returned pointer that is NULL on some returns stays the phi, as
+ * GCC's does: which returns are NULL tells a wrapper that takes a lock
+ * only on them (or only on the others) from one that always does.
+ */
+static struct hog_val ret_val(struct lc_fn *F, struct hog_val v)
+{
+	struct hog_val r = resolve(F, v);
+
+	if (r.kind == HV_VAR && F->var[r.var].kind == VK_PHI && phi_has_null(F, r.var))
+		return r;
+	return fix_val(F, v);
+}
+
 static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *seen,
 		      const int *map)
 {
@@ -996,7 +1025,7 @@ static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *se
 							   e->callee, e->dst, e->nargs);
 
 		for (j = 0; j < e->nargs; j++)
-			he->args[j] = fix_val(F, e->a[j]);
+			he->args[j] = e->kind == HE_RETURN ? ret_val(F, e->a[j]) : fix_val(F, e->a[j]);
 	}
 	for (i = 0; i < lb->nsucc; i++)
 		succ[i] = map[lb->succ[i]];
