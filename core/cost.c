@@ -152,7 +152,8 @@ static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *o
 	out->kind = h->kind;
 	out->sleeping = h->sleeping;
 	out->line = h->line;
-	out->entry = h->entry;
+	/* a callback's context is held on entry by its registration, no annotation */
+	out->entry = h->entry && !h->ctx;
 	if (h->ctx && fs->c->entry)
 		out->reg = fs->c->entry->reg;
 }
