@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "lc.h"
+#include "../core/expr.h"
 
 /* the rules' percpu-asm lines name the target so */
 #define LC_ARCH "x86_64"
@@ -588,6 +589,30 @@ static const char *index_addr(struct lc_fn *F, CXCursor e)
 	return b;
 }
 
+/*
+ * A function named as a value (cb, &cb): "@cb", as GCC spells it, so
+ * that registrations name it; its body, if here, is lowered too.
+ */
+static const char *func_addr(struct lc_fn *F, CXCursor d)
+{
+	CXCursor def = clang_getCursorDefinition(d);
+	char *n, *t;
+	const char *r;
+
+	if (!clang_Cursor_isNull(def)) {
+		CXCursor *p = hog_xmalloc(sizeof(*p));
+
+		*p = def;
+		hog_vec_push(&F->called, p);
+	}
+	n = spell(d);
+	t = hog_xasprintf("@%s", n);
+	r = *n ? hog_intern(F->m->strs, t) : NULL;
+	free(t);
+	free(n);
+	return r;
+}
+
 /* the address of an lvalue, its subexpressions lowered */
 static const char *lv(struct lc_fn *F, CXCursor e)
 {
@@ -599,6 +624,8 @@ static const char *lv(struct lc_fn *F, CXCursor e)
 		if (clang_getCursorKind(d) == CXCursor_VarDecl ||
 		    clang_getCursorKind(d) == CXCursor_ParmDecl)
 			return decl_addr(F, d);
+		if (clang_getCursorKind(d) == CXCursor_FunctionDecl)
+			return func_addr(F, d);
 		return NULL;
 	}
 	case CXCursor_MemberRefExpr:
@@ -630,17 +657,8 @@ static struct hog_val read_decl(struct lc_fn *F, CXCursor e)
 
 	if (k == CXCursor_EnumConstantDecl && constant(e, &c))
 		return cval(c);
-	if (k == CXCursor_FunctionDecl) {
-		CXCursor def = clang_getCursorDefinition(d);
-
-		if (!clang_Cursor_isNull(def)) {
-			CXCursor *p = hog_xmalloc(sizeof(*p));
-
-			*p = def;
-			hog_vec_push(&F->called, p);
-		}
-		return fresh(F, VK_NONE);
-	}
+	if (k == CXCursor_FunctionDecl)
+		return aval(func_addr(F, d));
 	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
 		return fresh(F, VK_NONE);
 	li = find_local(F, d);
@@ -840,6 +858,23 @@ static void name_var(struct lc_fn *F, struct hog_val v, int li)
 
 static int lock_pointer(struct lc_fn *F, CXType t);
 
+/* timer->function = cb: a function's address stored (the plugin's lower_callback_store()) */
+static int callback_store(CXCursor r, struct hog_val v)
+{
+	CXCursor e = strip(r);
+
+	if (clang_getCursorKind(e) == CXCursor_UnaryOperator &&
+	    clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf) {
+		struct kids ch = expr_kids(e);
+
+		e = ch.n == 1 ? strip(ch.c[0]) : clang_getNullCursor();
+		free(ch.c);
+	}
+	return v.kind == HV_ADDR && !clang_Cursor_isNull(e) &&
+	       clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+	       clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_FunctionDecl;
+}
+
 static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r)
 {
 	int li = ssa_local(F, l);
@@ -855,7 +890,15 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 	a = lv(F, l);
 	v = rv(F, r, 1);
 	F->clean = -1;
-	if (a && lock_pointer(F, clang_getCursorType(r))) {
+	if (a && callback_store(r, v) &&
+	    hog_rules_ctx_field(F->rules, hog_expr_class(F->m->strs, a))) {
+		struct lc_ev *ev;
+
+		at_op(F, e);
+		ev = lc_emit(F, HE_STORE, NULL, -1, 2);
+		ev->a[0] = aval(a);
+		ev->a[1] = v;
+	} else if (a && lock_pointer(F, clang_getCursorType(r))) {
 		struct lc_ev *ev;
 
 		at_op(F, e);

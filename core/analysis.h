@@ -152,6 +152,12 @@ struct hog_lockref {
 	 * lockdep_assert_held()), not taken by it: the caller took it.
 	 */
 	int entry;
+	/*
+	 * Not a lock: the atomic context the holder runs in as a registered
+	 * callback (rules: context), and where it is registered (func NULL
+	 * for a lock).
+	 */
+	struct hog_step reg;
 };
 
 /* One way a lock holder reaches the costly site. */

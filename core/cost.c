@@ -152,7 +152,10 @@ static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *o
 	out->kind = h->kind;
 	out->sleeping = h->sleeping;
 	out->line = h->line;
-	out->entry = h->entry;
+	/* a callback's context is held on entry by its registration, no annotation */
+	out->entry = h->entry && !h->ctx;
+	if (h->ctx && fs->c->entry)
+		out->reg = fs->c->entry->reg;
 }
 
 /*
@@ -227,7 +230,9 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.col = c->chain[0].col;
 	r->path.nchain = c->nchain;
 	r->path.chain = c->chain;
-	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off;
+	/* a hard IRQ callback runs with IRQs off throughout */
+	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off ||
+			   (fs->c->entry && fs->c->entry->rule->hardirq);
 	r->path.lock = lock;
 	r->path.nest = c->nest;
 	r->path.bound = c->bound;

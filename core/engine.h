@@ -75,6 +75,7 @@ struct held {
 	 * the summary; given up, it is an entry lock given up.
 	 */
 	int entry;
+	int ctx;	/* not a lock: the callback context fs->c->entry (rules: context) */
 };
 
 struct fact {

@@ -17,6 +17,16 @@ struct hog_raw {
 	struct hog_path path;	/* chain ends at the costly site */
 };
 
+/*
+ * The function runs as a registered callback in an atomic context that is
+ * no lock (rules: context): it is analysed as a section entered with the
+ * context held, named by the rule's label.
+ */
+struct hog_entry_ctx {
+	const struct hog_ctx_rule *rule;
+	struct hog_step reg;	/* the registration: function, file, line, col */
+};
+
 struct hog_flow_ctx {
 	struct hog_strtab *strs;
 	const struct hog_rules *rules;
@@ -24,6 +34,7 @@ struct hog_flow_ctx {
 	hog_lookup_fn lookup;
 	void *lookup_ctx;
 	struct hog_vec *raws;		/* struct hog_raw *, NULL: none wanted */
+	const struct hog_entry_ctx *entry;	/* NULL: called as usual */
 };
 
 /* Fills *s (zeroed by the caller); returns 0, or -1 if it gave up. */

@@ -58,6 +58,7 @@ static struct held *acquire(struct fs *fs, struct tup *t, const char *expr, cons
 	h->line = line;
 	h->maybe_released = 0;
 	h->entry = 0;
+	h->ctx = 0;
 	return h;
 }
 
@@ -215,10 +216,33 @@ void apply_held(struct fs *fs, struct tset *set, const struct hog_event *e)
 		hold_assumed(fs, &set->t[i], a, e->callee, e->line);
 }
 
+/*
+ * A registered callback (rules: context) runs in its atomic context from
+ * entry to exit: held like an entry lock that has no address, so no
+ * release in the function can end it, named by the rule's label.  Its
+ * kind, "hardirq" or "softirq", is no lock primitive's.
+ */
+static void seed_context(struct fs *fs, struct tup *t)
+{
+	const struct hog_ctx_rule *r = fs->c->entry ? fs->c->entry->rule : NULL;
+	struct held *h;
+
+	if (!r)
+		return;
+	h = acquire(fs, t, NULL, r->label,
+		    hog_intern(fs->c->strs, r->hardirq ? "hardirq" : "softirq"), 0, 0);
+	if (h) {
+		h->entry = 1;
+		h->ctx = 1;
+	}
+}
+
 /* __must_hold(l) and __releases(l): the caller holds l when it calls */
 void seed_entry(struct fs *fs, struct tup *t)
 {
 	int i;
+
+	seed_context(fs, t);
 
 	for (i = 0; i < fs->f->nannots; i++) {
 		const struct hog_annot *a = &fs->f->annots[i];
@@ -631,6 +655,9 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 	dst = val_addr(fs, &e->args[0]);
 	val = val_addr(fs, &e->args[1]);
 	if (!dst || !val)
+		return;
+	/* a callback registered (rules: context), no lock pointer stored */
+	if (hog_rules_ctx_field(fs->c->rules, hog_expr_class(fs->c->strs, dst)))
 		return;
 	dst = hog_expr_append(fs->c->strs, dst, "^");
 	for (i = 0; i < set->n; i++) {

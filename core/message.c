@@ -33,6 +33,11 @@ static void context(struct hog_buf *b, const struct hog_path *p)
 		hog_buf_add(b, "with preemption off");
 		return;
 	}
+	if (p->lock.reg.func) {
+		/* a callback's context (rules: context), not a lock */
+		hog_buf_printf(b, "in %s", p->lock.name);
+		return;
+	}
 	hog_buf_printf(b, "with %s held", p->lock.name ? p->lock.name : "a lock");
 	if (p->irqs_off)
 		hog_buf_add(b, " and IRQs off");
@@ -130,7 +135,11 @@ void hog_finding_lines(const struct hog_finding *f, int max_callers, hog_line_fn
 	emit(fn, ctx, HOG_LINE_REASON, f->site_file, f->site_line, f->site_col,
 	     hog_xasprintf("%s%s: %s", f->callee ? f->callee : f->site_func,
 			   f->callee ? "()" : "", f->reason ? f->reason : f->cls));
-	if (p->lock.line > 0 && p->lock.name)
+	if (p->lock.reg.func)
+		emit(fn, ctx, HOG_LINE_TAKEN, p->lock.reg.file, p->lock.reg.line, p->lock.reg.col,
+		     hog_xasprintf("%s() runs as %s: registered here, in %s() (rules: context)",
+				   p->holder, p->lock.name, p->lock.reg.func));
+	else if (p->lock.line > 0 && p->lock.name)
 		emit(fn, ctx, HOG_LINE_TAKEN, p->file, p->lock.line, 0,
 		     p->lock.entry ?
 		     hog_xasprintf("%s held on entry, by %s()'s annotation or assert", p->lock.name,

@@ -21,6 +21,7 @@ struct fnode {
 	int ncallee;
 	struct fnode **callee;
 	int self_edge;
+	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
 };
 
 struct hog_prog {
@@ -191,6 +192,56 @@ static void build_edges(struct hog_prog *p)
 	}
 }
 
+/* The function an "@name" value is the address of, in caller's unit; NULL if none. */
+static struct fnode *func_at(struct hog_prog *p, const struct hog_func *caller,
+			     const struct hog_val *v)
+{
+	if (v->kind != HV_ADDR || !v->addr || v->addr[0] != '@' || strpbrk(v->addr + 1, "/^#["))
+		return NULL;
+	return resolve(p, caller, v->addr + 1);
+}
+
+/*
+ * One event that may register a callback (rules: context): a call that
+ * takes the function as an argument (init_timer_key(t, fn, ...)), or a
+ * store of its address to a field (timer->function = fn).  The first
+ * registration found names the function's context.
+ */
+static void registration(struct hog_prog *p, struct fnode *n, const struct hog_event *ev)
+{
+	const struct hog_ctx_rule *r = NULL;
+	struct fnode *cb = NULL;
+
+	if (ev->kind == HE_CALL && (r = hog_rules_ctx_call(p->rules, ev->callee)) &&
+	    r->arg < ev->nargs)
+		cb = func_at(p, n->f, &ev->args[r->arg]);
+	else if (ev->kind == HE_STORE && ev->nargs >= 2 && ev->args[0].kind == HV_ADDR &&
+		 (r = hog_rules_ctx_field(p->rules, hog_expr_class(p->strs, ev->args[0].addr))))
+		cb = func_at(p, n->f, &ev->args[1]);
+	if (!cb || cb->ctx.rule)
+		return;
+	cb->ctx.rule = r;
+	cb->ctx.reg.func = hog_intern(p->strs, n->f->name);
+	cb->ctx.reg.file = n->f->file;
+	cb->ctx.reg.line = ev->line;
+	cb->ctx.reg.col = ev->col;
+}
+
+static void find_registrations(struct hog_prog *p)
+{
+	int i, b, e;
+
+	if (!p->rules->ctx_rules.n)
+		return;
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		for (b = 0; b < n->f->nblocks; b++)
+			for (e = 0; e < n->f->blocks[b].nev; e++)
+				registration(p, n, &n->f->blocks[b].ev[e]);
+	}
+}
+
 static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 {
 	struct hog_flow_ctx c = {
@@ -200,6 +251,7 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 		.lookup = lookup,
 		.lookup_ctx = p,
 		.raws = want_raws ? &p->raws : NULL,
+		.entry = n->ctx.rule ? &n->ctx : NULL,
 	};
 	struct hog_summary s;
 
@@ -860,6 +912,7 @@ static void group(struct hog_prog *p)
 void hog_prog_solve(struct hog_prog *p)
 {
 	build_edges(p);
+	find_registrations(p);
 	solve_all(p);
 	group(p);
 }

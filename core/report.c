@@ -185,6 +185,21 @@ static json_t *limits_json(unsigned mask)
 	return j;
 }
 
+/* A callback's context (rules: context): what it is, where it is registered. */
+static void context_json(json_t *o, const struct hog_path *p)
+{
+	const struct hog_step *r = &p->lock.reg;
+
+	if (!r->func)
+		return;
+	json_object_set_new(o, "context",
+			    json_pack("{s:o,s:s,s:{s:o,s:o,s:i,s:i}}", "what", jstr(p->lock.name),
+				      "irq", strcmp(p->lock.kind ? p->lock.kind : "", "hardirq") ?
+				      "softirq" : "hardirq",
+				      "registered", "function", jstr(r->func), "file", jstr(r->file),
+				      "line", r->line, "col", r->col));
+}
+
 static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 {
 	json_t *o = json_pack("{s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:b,s:o,s:s}",
@@ -198,6 +213,7 @@ static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 		json_object_set_new(o, "incomplete", limits_json(p->limits));
 	if (p->lock.entry)
 		json_object_set_new(o, "held_on_entry", json_true());
+	context_json(o, p);
 	return o;
 }
 
@@ -238,6 +254,7 @@ static json_t *finding_json(const struct hog_report_item *it)
 		json_object_set_new(o, "incomplete", limits_json(p->limits));
 	if (p->lock.entry)
 		json_object_set_new(o, "held_on_entry", json_true());
+	context_json(o, p);
 	free(msg);
 	return o;
 }

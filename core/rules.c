@@ -112,6 +112,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
 	hog_vec_free(&r->cb_locks);
+	hog_vec_free(&r->ctx_rules);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
 	hog_vec_free(&r->fe.kind_types);
@@ -700,6 +701,106 @@ static int parse_callback_break(struct parse *p)
 	return 0;
 }
 
+const struct hog_ctx_rule *hog_rules_ctx_call(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->ctx_rules.n; i++) {
+		const struct hog_ctx_rule *c = r->ctx_rules.v[i];
+
+		if (c->call && !strcmp(c->call, name))
+			return c;
+	}
+	return NULL;
+}
+
+const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const char *cls)
+{
+	int i;
+
+	for (i = 0; cls && i < r->ctx_rules.n; i++) {
+		const struct hog_ctx_rule *c = r->ctx_rules.v[i];
+
+		if (c->field && !strcmp(c->field, cls))
+			return c;
+	}
+	return NULL;
+}
+
+/* The words findings use for a context: "hard IRQ", "softirq". */
+static const char *const ctx_words[] = { "softirq", "hard IRQ" };
+
+/* context-field TAG.FIELD: a struct tag, a dot, a field name */
+static int is_tag_field(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	char tag[256];
+
+	if (!dot || dot == s || (size_t)(dot - s) >= sizeof(tag))
+		return 0;
+	memcpy(tag, s, dot - s);
+	tag[dot - s] = 0;
+	return is_ident(tag) && is_ident(dot + 1);
+}
+
+static int ctx_key(struct parse *p, struct hog_ctx_rule *c, const struct tok *t)
+{
+	long long v;
+
+	if (!strcmp(t->key, "call") && is_ident(t->val) && !c->call) {
+		c->call = hog_intern(p->r->strs, t->val);
+		return 0;
+	}
+	if (!strcmp(t->key, "field") && is_tag_field(t->val) && !c->field) {
+		c->field = hog_intern(p->r->strs, t->val);
+		return 0;
+	}
+	if (!strcmp(t->key, "arg") && !parse_int(p, "arg", t->val, 0, 15, &v)) {
+		c->arg = (int)v;
+		return 0;
+	}
+	return perr(p, "context takes call=NAME arg=N or field=TAG.FIELD, not '%s=%s'",
+		    t->key, t->val);
+}
+
+/* context hardirq|softirq call=NAME arg=N|field=TAG.FIELD "what it registers" */
+static int parse_context(struct parse *p)
+{
+	struct hog_ctx_rule *c = hog_alloc(&p->r->arena, sizeof(*c));
+	const char *what = NULL;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->arg = -1;
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted ||
+	    (strcmp(p->tok[1].val, "hardirq") && strcmp(p->tok[1].val, "softirq")))
+		return perr(p, "context needs hardirq or softirq first");
+	c->hardirq = !strcmp(p->tok[1].val, "hardirq");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key && !what)
+			what = t->val;
+		else if (!t->key || ctx_key(p, c, t))
+			return t->key ? -1 : perr(p, "context: unexpected '%s'", t->val);
+	}
+	if (!what || !*what)
+		return perr(p, "context needs one \"what it registers\"");
+	if (!!c->call == !!c->field || (c->call && c->arg < 0) || (c->field && c->arg >= 0))
+		return perr(p, "context needs either call=NAME arg=N or field=TAG.FIELD");
+	if ((c->call && hog_rules_ctx_call(p->r, c->call)) ||
+	    (c->field && hog_rules_ctx_field(p->r, c->field)))
+		return perr(p, "'%s' already has a context", c->call ? c->call : c->field);
+	{
+		char *l = hog_xasprintf("%s (%s)", what, ctx_words[c->hardirq]);
+
+		c->label = hog_intern(p->r->strs, l);
+		free(l);
+	}
+	hog_vec_push(&p->r->ctx_rules, c);
+	return 0;
+}
+
 int hog_rules_is_boot(const struct hog_rules *r, const char *name)
 {
 	int i;
@@ -1170,6 +1271,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "callback-break"))
 		return parse_callback_break(p);
+	if (!strcmp(d, "context"))
+		return parse_context(p);
 	if (!strcmp(d, "strip")) {
 		int i;
 

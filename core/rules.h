@@ -143,6 +143,19 @@ struct hog_frontend_rules {
 	struct hog_vec kind_kinds;	/* lock-kind: its kind, "spin" */
 };
 
+/*
+ * "context": a registration that makes a function run in an atomic
+ * context that is no lock (rules/README.md).  Exactly one of call and
+ * field is set.
+ */
+struct hog_ctx_rule {
+	const char *call;	/* interned callee taking the function as argument arg */
+	int arg;
+	const char *field;	/* interned lock-class spelling "TAG.FIELD" it is stored to */
+	int hardirq;		/* 1: hard IRQ context (IRQs off); 0: softirq (BHs off) */
+	const char *label;	/* interned, as findings show it: "timer callback (softirq)" */
+};
+
 struct hog_rules {
 	struct hog_strtab *strs;
 	int own_strs;
@@ -160,6 +173,7 @@ struct hog_rules {
 	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
 	struct hog_vec cb_locks;	/* ... lock=EXPR (in the function's terms), NULL none */
+	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 	/*
@@ -208,6 +222,13 @@ int hog_rules_is_current(const struct hog_rules *r, const char *name);
  */
 int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *irqs_on,
 			     const char **lock);
+/*
+ * The "context" rule for a call of name (call=) or for a store to a
+ * field whose lock-class spelling is cls ("hrtimer.function", field=);
+ * NULL if none.  Any string, interned or not.
+ */
+const struct hog_ctx_rule *hog_rules_ctx_call(const struct hog_rules *r, const char *name);
+const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const char *cls);
 /* Is name one of the "boot-phase" functions? */
 int hog_rules_is_boot(const struct hog_rules *r, const char *name);
 /* Does a name contain one of the "release-by-name" words? */

@@ -334,12 +334,36 @@ static bool lock_pointer(struct lower *L, tree t)
 	return hog_rules_is_lock_type(L->rules, 0, struct_tag(pt));
 }
 
+/*
+ * timer->function = cb, to a field a "context" rule names: the
+ * registration of cb as a callback (docs/ir.md, the w event).
+ */
+static bool lower_callback_store(struct lower *L, struct hog_block *b, tree lhs, tree rhs)
+{
+	struct hog_event *e;
+	const char *dst;
+
+	if (TREE_CODE(rhs) != ADDR_EXPR || TREE_CODE(TREE_OPERAND(rhs, 0)) != FUNCTION_DECL)
+		return false;
+	dst = lh_address(L->m, lhs);
+	if (!dst || !hog_rules_ctx_field(L->rules, hog_expr_class(L->m->strs, dst)))
+		return true;
+	e = hog_block_add_event(L->m, b, HE_STORE, L->line, L->col, NULL, -1, 2);
+	e->args[0].kind = HV_ADDR;
+	e->args[0].addr = dst;
+	e->args[1] = lh_value(L->m, rhs);
+	return true;
+}
+
 /* vmf->ptl = ptl: the core must know the field holds that lock */
 static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 {
 	tree lhs = gimple_assign_lhs(as), rhs = gimple_assign_rhs1(as);
 	struct hog_event *e;
 	const char *dst;
+
+	if (gimple_assign_single_p(as) && lower_callback_store(L, b, lhs, rhs))
+		return;
 
 	/* a guard class copied whole: "D.2473 = _t; return D.2473;" */
 	if (gimple_assign_single_p(as) && guard_class_place(L, lhs) && guard_lock_place(L, rhs) &&

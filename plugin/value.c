@@ -88,6 +88,12 @@ static const char *addr_expr(struct hog_module *m, tree ref, int depth)
 		snprintf(buf, sizeof(buf), "%c%s",
 			 (TREE_STATIC(ref) || DECL_EXTERNAL(ref)) ? '@' : '%', decl_name(ref));
 		return hog_intern(m->strs, buf);
+	case FUNCTION_DECL:
+		/* &f: the function's address, so that registrations name it */
+		if (!decl_name(ref))
+			return NULL;
+		snprintf(buf, sizeof(buf), "@%s", decl_name(ref));
+		return hog_intern(m->strs, buf);
 	case PARM_DECL:
 	case RESULT_DECL:
 		if (!decl_name(ref))

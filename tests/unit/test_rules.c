@@ -954,11 +954,48 @@ static void test_callback_break(void **state)
 		   "t.rules:2: 'w' already has a callback-break");
 }
 
+static void test_context(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_ctx_rule *c;
+
+	assert_null(hog_rules_ctx_call(t->r, "init_timer_key"));
+	assert_int_equal(parse(t, "context softirq call=init_timer_key arg=1 \"timer callback\"\n"
+			      "context hardirq field=hrtimer.function \"hrtimer callback\"\n"), 0);
+	c = hog_rules_ctx_call(t->r, "init_timer_key");
+	assert_non_null(c);
+	assert_int_equal(c->arg, 1);
+	assert_int_equal(c->hardirq, 0);
+	assert_string_equal(c->label, "timer callback (softirq)");
+	c = hog_rules_ctx_field(t->r, "hrtimer.function");
+	assert_non_null(c);
+	assert_int_equal(c->hardirq, 1);
+	assert_null(c->call);
+	assert_string_equal(c->label, "hrtimer callback (hard IRQ)");
+	/* a field is its class: another struct's field of that name is not it */
+	assert_null(hog_rules_ctx_field(t->r, "phy_ops.function"));
+	assert_null(hog_rules_ctx_call(t->r, "hrtimer.function"));
+	expect_err(t, "context \"x\"\n", "t.rules:1: context needs hardirq or softirq first");
+	expect_err(t, "context nmi call=f arg=0 \"x\"\n",
+		   "t.rules:1: context needs hardirq or softirq first");
+	expect_err(t, "context softirq call=f arg=0\n",
+		   "t.rules:1: context needs one \"what it registers\"");
+	expect_err(t, "context softirq call=f \"x\"\n",
+		   "t.rules:1: context needs either call=NAME arg=N or field=TAG.FIELD");
+	expect_err(t, "context softirq field=f \"x\"\n",
+		   "t.rules:1: context takes call=NAME arg=N or field=TAG.FIELD, not 'field=f'");
+	expect_err(t, "context softirq call=f arg=1 field=a.b \"x\"\n",
+		   "t.rules:1: context needs either call=NAME arg=N or field=TAG.FIELD");
+	expect_err(t, "context softirq call=f arg=0 \"x\"\ncontext hardirq call=f arg=1 \"y\"\n",
+		   "t.rules:2: 'f' already has a context");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_callback_break),
+		T(test_context),
 		T(test_lock_fields),
 		T(test_lock_trylock_and_sleeping),
 		T(test_irq_preempt),
