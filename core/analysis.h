@@ -120,6 +120,16 @@ enum hog_limit {
 	HOG_LIMIT_ROUNDS = 16,	/* a recursive call group did not reach a fixed point */
 	HOG_LIMIT_TRACK = 32,	/* more trylock cookies or flag masks than tracked */
 };
+
+/*
+ * The limits after which the lock state on a way is not sure: a summary
+ * short of its fixed point or its dataflow, or correlations forgotten
+ * (facts, trylock results), may leave a lock "held" on paths the code
+ * never takes.  A sleep on such a way is a warning, not an error.
+ * Dropped costs and the outermost of too many locks leave what is kept
+ * right.
+ */
+#define HOG_LIMIT_UNSURE (HOG_LIMIT_PASSES | HOG_LIMIT_ROUNDS | HOG_LIMIT_FACTS | HOG_LIMIT_TRACK)
 /* "costs cut at 64, ..." for the limits set in mask (malloc'ed) */
 char *hog_limit_text(unsigned mask);
 

@@ -10,6 +10,38 @@
 #include "engine.h"
 #include "expr.h"
 
+/*
+ * What the path knows of a returned pointer it tested: "return sighand;"
+ * after "if (sighand == NULL) break;" (the plugin lowers the test to
+ * v = !sighand on the loaded pointer) returns zero on the way that
+ * took the test and non-zero on the other, so that a lock taken only on
+ * the second (__lock_task_sighand()) is taken iff it returns non-NULL.
+ */
+static int tested_ret(struct fs *fs, const struct tup *t, const struct hog_val *v)
+{
+	int b, i;
+
+	if (v->kind != HV_ADDR)
+		return FK_NONE;
+	for (b = 0; b < fs->f->nblocks; b++)
+		for (i = 0; i < fs->f->blocks[b].nev; i++) {
+			const struct hog_event *e = &fs->f->blocks[b].ev[i];
+			const struct fact *f;
+
+			if (e->kind != HE_ASSIGN || !e->callee || e->dst < 0 || e->nargs != 1 ||
+			    e->args[0].kind != HV_ADDR || strcmp(e->args[0].addr, v->addr))
+				continue;
+			f = fact_get(t, e->dst);
+			if (!f || (f->kind != FK_ZERO && f->kind != FK_NONZERO))
+				continue;
+			if (!strcmp(e->callee, "!"))
+				return f->kind == FK_ZERO ? FK_NONZERO : FK_ZERO;
+			if (!strcmp(e->callee, "!!"))
+				return f->kind;
+		}
+	return FK_NONE;
+}
+
 static void record_exit(struct fs *fs, const struct tset *set, const struct hog_event *e)
 {
 	int i;
@@ -21,6 +53,8 @@ static void record_exit(struct fs *fs, const struct tset *set, const struct hog_
 		x->t = set->t[i];
 		if (e && e->nargs > 0) {
 			x->retkind = val_fact(fs, &set->t[i], &e->args[0], &irq);
+			if (x->retkind == FK_NONE)
+				x->retkind = tested_ret(fs, &set->t[i], &e->args[0]);
 			x->retaddr = val_addr(fs, &e->args[0]);
 			/* a guard constructor returns the lock it stored in its class */
 			if (x->retaddr && x->retaddr == set->t[i].store_from)

@@ -204,6 +204,8 @@ struct fs {
 	struct hog_vec nested;	/* struct nest_cand *: loop costs carried at calls in loops */
 	struct loop_rec *lrec;	/* [f->nloops]: what each reported loop recorded */
 	unsigned limits;	/* HOG_LIMIT_* hit while analysing f */
+	const char *ret_load;	/* the loaded pointer f returns (values.c) */
+	int ret_load_done;	/* ret_load has been looked for */
 };
 
 

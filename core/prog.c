@@ -627,10 +627,13 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		/*
 		 * A sleep is a claim of a bug only when the lock is surely
 		 * held: a chain that gives up a lock of its class under
-		 * another name may have given up this one.
+		 * another name may have given up this one, and a way through
+		 * a function whose analysis was cut short where it decides
+		 * lock state (recursion, dataflow, correlated tests dropped)
+		 * may hold it only on paths the code never takes.
 		 */
-		f->sev = hog_kind_sleeps(f->kind) && !f->paths[0].lock.maybe_rel ?
-			 HS_ERROR : HS_WARNING;
+		f->sev = hog_kind_sleeps(f->kind) && !f->paths[0].lock.maybe_rel &&
+			 !(f->paths[0].limits & HOG_LIMIT_UNSURE) ? HS_ERROR : HS_WARNING;
 	}
 }
 
@@ -901,9 +904,10 @@ static void group(struct hog_prog *p)
 				f->paths[b] = f->paths[b - 1];
 				f->paths[b - 1] = t;
 			}
+		/* the limits first: rate() asks whether the way can be trusted */
+		mark_limits(p, f);
 		rate(p, f);
 		fingerprint(p, f);
-		mark_limits(p, f);
 	}
 	qsort(p->findings.v, p->findings.n, sizeof(void *), finding_cmp);
 	fold_same_calls(p);

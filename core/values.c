@@ -58,6 +58,25 @@ const char *val_addr(struct fs *fs, const struct hog_val *v)
 	return NULL;
 }
 
+/* Is e a loaded pointer (a trailing ^) that the function returns? */
+static int returned_load(struct fs *fs, const char *e)
+{
+	int b, i;
+
+	if (e[strlen(e) - 1] != '^')
+		return 0;
+	for (b = 0; !fs->ret_load_done && b < fs->f->nblocks; b++)
+		for (i = 0; i < fs->f->blocks[b].nev && !fs->ret_load; i++) {
+			const struct hog_event *r = &fs->f->blocks[b].ev[i];
+			const char *a = r->nargs > 0 && r->args[0].kind == HV_ADDR ? r->args[0].addr : "";
+
+			if (r->kind == HE_RETURN && *a && a[strlen(a) - 1] == '^')
+				fs->ret_load = a;
+		}
+	fs->ret_load_done = 1;
+	return fs->ret_load && !strcmp(fs->ret_load, e);
+}
+
 int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v, int *irq)
 {
 	const struct fact *f;
@@ -88,7 +107,13 @@ int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v, int *i
 			*irq = hog_expr_param(e);
 			return FK_PARAM;
 		}
-		if (e[0] == '@' || strchr(e, '/'))
+		/*
+		 * An object's address is not NULL, and nor, as far as we
+		 * know, is a pointer loaded from one (udev->parent), except
+		 * the one the function tests and returns: its NULL test is
+		 * what its callers learn (__lock_task_sighand()'s sighand).
+		 */
+		if ((e[0] == '@' || strchr(e, '/')) && !returned_load(fs, e))
 			return FK_NONZERO;
 		return FK_NONE;
 	}
