@@ -712,12 +712,16 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 	return pre ? nv : old;
 }
 
-/* A sign step's fact (1 "neg", 2 "u>>") does not survive converting from to to. */
+/*
+ * A sign step's fact (1 "neg", 2 "u>>", 3 "negu") does not survive
+ * converting from to to: a count's negation stays negative narrowed
+ * (the plugin sees -(int)count), not widened.
+ */
 static int sign_width_lost(int sign, CXType to, CXType from)
 {
 	long long a = clang_Type_getSizeOf(to), b = clang_Type_getSizeOf(from);
 
-	return sign == 2 ? a < b : a != b;
+	return sign == 2 ? a < b : sign == 3 ? a > b : a != b;
 }
 
 /* dst = OP v, for the sign steps "neg" and "u>>" */
@@ -729,8 +733,20 @@ static struct hog_val sign_op(struct lc_fn *F, CXCursor e, const char *op, struc
 	at_op(F, e);
 	ev = lc_emit(F, HE_ASSIGN, op, dst, 1);
 	ev->a[0] = v;
-	F->var[dst].sign = op[0] == 'n' ? 1 : 2;
+	F->var[dst].sign = !strcmp(op, "negu") ? 3 : op[0] == 'n' ? 1 : 2;
 	return lc_varval(dst);
+}
+
+/* "$N" (or "&$N"): the value of parameter N */
+static int is_param_value(const char *a)
+{
+	if (!a)
+		return 0;
+	if (a[0] == '&')
+		a++;
+	if (a[0] != '$' || !a[1])
+		return 0;
+	return strspn(a + 1, "0123456789") == strlen(a + 1);
 }
 
 static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
@@ -770,9 +786,15 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 		if (constant(e, &c))
 			return cval(c);
 		v = rv(F, x, 1);
-		/* -nr_pages: the core flips a known sign (the plugin's "neg") */
-		if (v.kind == HV_VAR && (is_signed_int(clang_getCursorType(e)) ||
-					 is_unsigned_int(clang_getCursorType(e))))
+		/* -nr_pages: the core flips a known sign (the plugin's "neg"); -count ("negu") */
+		/* a parameter's value is the parameter itself, $N */
+		if (v.kind == HV_ADDR && !is_param_value(v.addr))
+			return fresh(F, VK_NONE);
+		if (v.kind != HV_VAR && v.kind != HV_ADDR)
+			return fresh(F, VK_NONE);
+		if (is_unsigned_int(clang_getCursorType(e)))
+			return sign_op(F, e, "negu", v);
+		if (is_signed_int(clang_getCursorType(e)))
 			return sign_op(F, e, "neg", v);
 		return fresh(F, VK_NONE);
 	default:

@@ -169,7 +169,7 @@ static int sign_edge(struct tup *t, const struct hog_block *b, int si)
 	int kind = f ? f->kind : FK_NONE;
 	int pos = (b->cond == HC_GTZ) == (si == 0);
 
-	if (pos && (kind == FK_ZERO || kind == FK_NEG))
+	if (pos && (kind == FK_ZERO || kind == FK_NEG || kind == FK_NONPOS))
 		return 0;
 	if (!pos && kind == FK_POS)
 		return 0;
@@ -210,7 +210,7 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			if (b->succ[0] != b->succ[1])
 				fact_set(&t, b->cond_var, !want_nz ? FK_ZERO :
 					 kind == FK_SMALL || kind == FK_POS ? FK_POS :
-					 kind == FK_NEG ? FK_NEG : FK_NONZERO, 0);
+					 kind == FK_NEG || kind == FK_NONPOS ? FK_NEG : FK_NONZERO, 0);
 			if (!want_nz && b->succ[0] != b->succ[1])
 				drop_cookie_locks(fs, &t, b->cond_var);
 		}

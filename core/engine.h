@@ -50,10 +50,10 @@
  * Signs, of the value's bits in its own width: FK_SMALL its top bit is
  * clear (an unsigned x >> k), FK_POS that and not zero (so > 0 signed or
  * not), FK_NEG its top bit set (< 0 as a signed integer: -nr_pages of a
- * FK_POS one).
+ * FK_POS one), FK_NONPOS zero or that (the negation of a count, "negu").
  */
 enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM, FK_POR, FK_PKEEP,
-       FK_SMALL, FK_POS, FK_NEG };
+       FK_SMALL, FK_POS, FK_NEG, FK_NONPOS };
 
 struct held {
 	const char *expr;	/* normalised, NULL if unknown */

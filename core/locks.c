@@ -676,20 +676,25 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 
 /*
  * The value copies and sign steps a frontend lowers: "=" (a parameter
- * about to be tested, a same-width conversion), "neg" and "u>>".  1 if
+ * about to be tested, a same-width conversion), "neg", "negu" (the
+ * negation of an unsigned count) and "u>>".  1 if
  * e was one of them.
  */
 static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	int i, irq, k;
 
-	if (strcmp(e->callee, "=") && strcmp(e->callee, "neg") && strcmp(e->callee, "u>>"))
+	if (strcmp(e->callee, "=") && strcmp(e->callee, "neg") && strcmp(e->callee, "negu") &&
+	    strcmp(e->callee, "u>>"))
 		return 0;
 	for (i = 0; i < set->n; i++) {
 		struct tup *t = &set->t[i];
 
 		k = val_fact(fs, t, &e->args[0], &irq);
-		if (e->callee[0] == 'n')
+		if (!strcmp(e->callee, "negu"))
+			/* -count: a count is taken to be below 2^31, so never positive */
+			k = k == FK_POS || k == FK_NONZERO ? FK_NEG : k == FK_ZERO ? FK_ZERO : FK_NONPOS;
+		else if (e->callee[0] == 'n')
 			/* -x of 0 < x < 2^(w-1) is negative; of a negative x, not known */
 			k = k == FK_POS ? FK_NEG : k == FK_ZERO ? FK_ZERO : FK_NONE;
 		else if (e->callee[0] == 'u')

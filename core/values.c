@@ -237,9 +237,9 @@ int eng_when_sign(struct fs *fs, const struct tset *set, const struct callv *cv,
 		int k = val_fact(fs, &set->t[i], v, &irq), a;
 		/* the values each fact allows, as [lo, hi] */
 		long long lo = k == FK_POS ? 1 : k == FK_ZERO ? 0 : LLONG_MIN;
-		long long hi = k == FK_NEG ? -1 : k == FK_ZERO ? 0 : LLONG_MAX;
+		long long hi = k == FK_NEG ? -1 : k == FK_ZERO || k == FK_NONPOS ? 0 : LLONG_MAX;
 
-		if (k != FK_POS && k != FK_NEG && k != FK_ZERO)
+		if (k != FK_POS && k != FK_NEG && k != FK_ZERO && k != FK_NONPOS)
 			return -1;
 		if (w->op == '>')
 			a = lo > w->val ? 1 : hi <= w->val ? 0 : -1;
@@ -334,7 +334,7 @@ void find_pmaps(struct fs *fs)
 			const struct pmap *from;
 
 			if (e->kind == HE_ASSIGN && e->callee && e->nargs == 1 && e->dst >= 0 &&
-			    !strcmp(e->callee, "neg")) {
+			    (!strcmp(e->callee, "neg") || !strcmp(e->callee, "negu"))) {
 				neg_pmap(fs, e);
 				continue;
 			}

@@ -424,6 +424,95 @@ static bool width_kept(tree v, unsigned prec, bool wider_ok, int depth)
 	return kept;
 }
 
+#define COUNT_CONV_DEPTH 4	/* conversions followed back from a negated value */
+
+/* Is v an unsigned value all the way back through its conversions? */
+static bool unsigned_source(tree v)
+{
+	int n;
+
+	for (n = 0; n < COUNT_CONV_DEPTH; n++) {
+		gassign *cv = TREE_CODE(v) == SSA_NAME ?
+			      dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v)) : NULL;
+
+		if (!INTEGRAL_TYPE_P(TREE_TYPE(v)) || !TYPE_UNSIGNED(TREE_TYPE(v)))
+			return false;
+		if (!cv || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(cv)))
+			return true;
+		v = gimple_assign_rhs1(cv);
+	}
+	return false;
+}
+
+/*
+ * Pre-inline GIMPLE loads a field again for each use: in "if
+ * (ug->nr_kmem) f(-ug->nr_kmem)" the test and the negation read two
+ * SSA names.  A load of the same place in the same memory state (the
+ * same virtual use) in a dominating block is the same value: its name,
+ * so the test's fact reaches the negation.  v itself otherwise.
+ */
+static tree same_load(tree v)
+{
+	gassign *def = TREE_CODE(v) == SSA_NAME ? dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v)) : NULL;
+	imm_use_iterator it;
+	gimple *use;
+	tree vuse, best = v;
+
+	if (!def || !gimple_assign_single_p(def) || !(vuse = gimple_vuse(def)) ||
+	    !dom_info_available_p(CDI_DOMINATORS))
+		return v;
+	FOR_EACH_IMM_USE_STMT(use, it, vuse) {
+		gassign *as = dyn_cast<gassign *>(use);
+
+		if (!as || as == def || !gimple_assign_single_p(as) ||
+		    TREE_CODE(gimple_assign_lhs(as)) != SSA_NAME ||
+		    gimple_bb(as) == gimple_bb(def) ||
+		    !dominated_by_p(CDI_DOMINATORS, gimple_bb(def), gimple_bb(as)) ||
+		    !operand_equal_p(gimple_assign_rhs1(as), gimple_assign_rhs1(def), 0))
+			continue;
+		best = gimple_assign_lhs(as);
+	}
+	return best;
+}
+
+/* through v's conversions to the value converted, at most COUNT_CONV_DEPTH back */
+static tree conv_root(tree v)
+{
+	int n;
+
+	for (n = 0; n < COUNT_CONV_DEPTH && TREE_CODE(v) == SSA_NAME; n++) {
+		gassign *cv = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v));
+
+		if (!cv || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(cv)))
+			break;
+		v = gimple_assign_rhs1(cv);
+	}
+	return v;
+}
+
+/*
+ * -count with count unsigned ((int)count negated, or the negation done
+ * in the unsigned type, which GCC also does for a signed value it
+ * converted first): the unsigned operand, for "negu" (the core takes a
+ * non-zero count to be below 2^31, so its negation is negative), or
+ * NULL.  Narrowing keeps the sign; width_kept() checks the uses.
+ */
+static tree negated_count(tree v)
+{
+	gassign *cv = TREE_CODE(v) == SSA_NAME ? dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v)) : NULL;
+	tree src;
+
+	if (unsigned_source(v))
+		return v;
+	if (!cv || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(cv)))
+		return NULL_TREE;
+	src = gimple_assign_rhs1(cv);
+	if (TREE_CODE(src) != SSA_NAME || !unsigned_source(src) ||
+	    TYPE_PRECISION(TREE_TYPE(src)) < TYPE_PRECISION(TREE_TYPE(v)))
+		return NULL_TREE;
+	return src;
+}
+
 /* x = (y == 0) and x = (y != 0): the core needs these to follow trylock results. */
 static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 {
@@ -453,9 +542,18 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 	}
 	else if (code == NEGATE_EXPR && INTEGRAL_TYPE_P(TREE_TYPE(lhs)) &&
 		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
-		 width_kept(lhs, TYPE_PRECISION(TREE_TYPE(lhs)), false, 0))
-		/* -nr_pages: the core flips a known sign */
+		 width_kept(lhs, TYPE_PRECISION(TREE_TYPE(lhs)), false, 0)) {
+		/* -nr_pages: the core flips a known sign; -ug->nr_kmem: a count's */
+		tree src = negated_count(gimple_assign_rhs1(as));
+
+		if (src) {
+			e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "negu",
+						SSA_NAME_VERSION(lhs), 1);
+			e->args[0] = lh_value(L->m, same_load(conv_root(src)));
+			return;
+		}
 		op = "neg";
+	}
 	else if (code == RSHIFT_EXPR && TYPE_UNSIGNED(TREE_TYPE(lhs)) &&
 		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
 		 tree_fits_uhwi_p(gimple_assign_rhs2(as)) &&
