@@ -446,11 +446,24 @@ static const char *path_quiesced(const struct hog_rules *r, const struct hog_pat
 	return NULL;
 }
 
+/* The diagnostic function a way goes through (its holder or a call on it), NULL if none. */
+static const char *path_diagnostic(const struct hog_rules *r, const struct hog_path *p)
+{
+	int i;
+
+	if (hog_rules_is_diagnostic(r, p->holder))
+		return p->holder;
+	for (i = 0; i < p->nchain; i++)
+		if (hog_rules_is_diagnostic(r, p->chain[i].func))
+			return p->chain[i].func;
+	return NULL;
+}
+
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
-	int ba = hog_rules_is_boot(r, a->holder) || path_quiesced(r, a);
-	int bb = hog_rules_is_boot(r, b->holder) || path_quiesced(r, b);
+	int ba = hog_rules_is_boot(r, a->holder) || path_quiesced(r, a) || path_diagnostic(r, a);
+	int bb = hog_rules_is_boot(r, b->holder) || path_quiesced(r, b) || path_diagnostic(r, b);
 
 	/* a way from outside the boot phase (and the checks-off holders) says more */
 	if (ba != bb)
@@ -541,6 +554,14 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 	*arg = p->holder;
 	if (hog_kind_sleeps(f->kind))
 		return NULL;
+	if ((*arg = path_diagnostic(prog->rules, p)))
+		/*
+		 * free_debug_processing(), validate_slab_node(): they run only
+		 * when a debugging option is on or a debug file is read, or to
+		 * report a bug already found; a sleep there is still a bug.
+		 */
+		return "it goes through %s(), which runs only to check or report (a debugging option on, a debug file read, a bug already found) (rules: diagnostic)";
+	*arg = p->holder;
 	if (p->lock.sleeping)
 		return "the lock is a sleeping one: only its other sleepers wait";
 	if (!strcmp(lk, "preempt"))

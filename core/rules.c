@@ -109,6 +109,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->boot_funcs);
 	hog_vec_free(&r->current_funcs);
 	hog_vec_free(&r->quiesced_funcs);
+	hog_vec_free(&r->diag_funcs);
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
 	hog_vec_free(&r->cb_locks);
@@ -821,6 +822,16 @@ int hog_rules_is_quiesced(const struct hog_rules *r, const char *name)
 	return 0;
 }
 
+int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->diag_funcs.n; i++)
+		if (!strcmp(r->diag_funcs.v[i], name))
+			return 1;
+	return 0;
+}
+
 int hog_rules_is_current(const struct hog_rules *r, const char *name)
 {
 	int i;
@@ -1267,6 +1278,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->boot_funcs, d);
 	if (!strcmp(d, "checks-off"))
 		return parse_words(p, &p->r->quiesced_funcs, d);
+	if (!strcmp(d, "diagnostic"))
+		return parse_words(p, &p->r->diag_funcs, d);
 	if (!strcmp(d, "current-task"))
 		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "callback-break"))
