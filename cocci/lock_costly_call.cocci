@@ -185,9 +185,9 @@ LOCKS = {
     'raw_spin_rq_unlock_irq': ('release', 'raw_spin', 'enable'),
     'raw_spin_rq_unlock_irqrestore': ('release', 'raw_spin', 'restore'),
     'class_spinlock_irq_destructor': ('release', 'spin', 'enable'),
-    'class_raw_spinlock_irq_destructor': ('release', 'raw_spin', 'enable'),
+    'class_raw_spinlock_irq_destructor': ('release', 'spin', 'enable'),
     'class_spinlock_irqsave_destructor': ('release', 'spin', 'restore'),
-    'class_raw_spinlock_irqsave_destructor': ('release', 'raw_spin', 'restore'),
+    'class_raw_spinlock_irqsave_destructor': ('release', 'spin', 'restore'),
 }
 
 COSTS = {
