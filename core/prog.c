@@ -431,32 +431,31 @@ int hog_path_names(const struct hog_finding *f, const struct hog_path *p,
 }
 
 /*
- * The checks-off function a way goes through (its holder or a call on
- * it: __dmar_enable_qi() -> panic() -> console_unblank()), NULL if none.
+ * The function of a rules list (is) a way goes through, its holder or a
+ * call on it (checks-off: __dmar_enable_qi() -> panic() ->
+ * console_unblank(); diagnostic), NULL if none.
  */
-static const char *path_quiesced(const struct hog_rules *r, const struct hog_path *p)
+static const char *path_through(const struct hog_rules *r, const struct hog_path *p,
+				int (*is)(const struct hog_rules *, const char *))
 {
 	int i;
 
-	if (hog_rules_is_quiesced(r, p->holder))
+	if (is(r, p->holder))
 		return p->holder;
 	for (i = 0; i < p->nchain; i++)
-		if (hog_rules_is_quiesced(r, p->chain[i].func))
+		if (is(r, p->chain[i].func))
 			return p->chain[i].func;
 	return NULL;
 }
 
-/* The diagnostic function a way goes through (its holder or a call on it), NULL if none. */
+static const char *path_quiesced(const struct hog_rules *r, const struct hog_path *p)
+{
+	return path_through(r, p, hog_rules_is_quiesced);
+}
+
 static const char *path_diagnostic(const struct hog_rules *r, const struct hog_path *p)
 {
-	int i;
-
-	if (hog_rules_is_diagnostic(r, p->holder))
-		return p->holder;
-	for (i = 0; i < p->nchain; i++)
-		if (hog_rules_is_diagnostic(r, p->chain[i].func))
-			return p->chain[i].func;
-	return NULL;
+	return path_through(r, p, hog_rules_is_diagnostic);
 }
 
 static int path_better(const struct hog_rules *r, const struct hog_path *a,

@@ -804,42 +804,22 @@ static int parse_context(struct parse *p)
 
 int hog_rules_is_boot(const struct hog_rules *r, const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < r->boot_funcs.n; i++)
-		if (!strcmp(r->boot_funcs.v[i], name))
-			return 1;
-	return 0;
+	return in_list(&r->boot_funcs, name);
 }
 
 int hog_rules_is_quiesced(const struct hog_rules *r, const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < r->quiesced_funcs.n; i++)
-		if (!strcmp(r->quiesced_funcs.v[i], name))
-			return 1;
-	return 0;
+	return in_list(&r->quiesced_funcs, name);
 }
 
 int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < r->diag_funcs.n; i++)
-		if (!strcmp(r->diag_funcs.v[i], name))
-			return 1;
-	return 0;
+	return in_list(&r->diag_funcs, name);
 }
 
 int hog_rules_is_current(const struct hog_rules *r, const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < r->current_funcs.n; i++)
-		if (!strcmp(r->current_funcs.v[i], name))
-			return 1;
-	return 0;
+	return in_list(&r->current_funcs, name);
 }
 
 int hog_rules_release_by_name(const struct hog_rules *r, const char *name)
