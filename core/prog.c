@@ -458,6 +458,20 @@ static const char *path_diagnostic(const struct hog_rules *r, const struct hog_p
 	return path_through(r, p, hog_rules_is_diagnostic);
 }
 
+/*
+ * A loop whose heaviest call is a check (for_each_object() {
+ * check_object(); } under kmem_cache_debug_flags()): the loop is there
+ * to check, it runs only when the check does.  Not a walk over a
+ * container that grows (free_partial()'s, which reports only some).
+ */
+static const char *loop_diagnostic(const struct hog_rules *r, const struct hog_finding *f,
+				   const struct hog_path *p)
+{
+	/* a walk over a container that grows is long whatever it calls */
+	return f->kind == HK_LOOP && !p->scales && f->callee &&
+	       hog_rules_is_diagnostic(r, f->callee) ? f->callee : NULL;
+}
+
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
@@ -553,7 +567,7 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 	*arg = p->holder;
 	if (hog_kind_sleeps(f->kind))
 		return NULL;
-	if ((*arg = path_diagnostic(prog->rules, p)))
+	if ((*arg = path_diagnostic(prog->rules, p)) || (*arg = loop_diagnostic(prog->rules, f, p)))
 		/*
 		 * free_debug_processing(), validate_slab_node(): they run only
 		 * when a debugging option is on or a debug file is read, or to
