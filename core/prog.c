@@ -838,6 +838,27 @@ static int same_cost(const struct hog_finding *a, const struct hog_finding *b)
  * one.  Two loops are two costs and stay two findings.  Runs on the
  * ranked list.
  */
+/*
+ * b is a loop the calls that reach a reach too: every way to it is a way
+ * to a, a's own among them (__remove_mapping()'s mem_cgroup_swapout()
+ * under the xa_lock reaches a charge and mem_cgroup_id_get_online()'s
+ * loop).  Costs of their own kind stay findings of their own: listed
+ * calls (the charge and the uncharge there) and sleeps; nor is a loop
+ * folded into a refcount put, which is ranked on its own.
+ */
+static int same_call(const struct hog_finding *a, const struct hog_finding *b)
+{
+	int i;
+
+	if (a->sev < b->sev || b->kind != HK_LOOP || !a->cls || !strcmp(a->cls, HOG_CLS_REF))
+		return 0;
+	/* a's own way is one of b's: whoever reads a sees the call b needs */
+	for (i = 0; i < b->npaths; i++)
+		if (same_way(&a->paths[0], &b->paths[i]))
+			return b->paths[0].nchain > 1 && a->paths[0].nchain > 1;
+	return 0;
+}
+
 static void fold_same_calls(struct hog_prog *p)
 {
 	int i, j;
@@ -851,10 +872,16 @@ static void fold_same_calls(struct hog_prog *p)
 			struct hog_finding *a = p->findings.v[j];
 			char *t;
 
-			if (a->sev == HS_NOTE || !same_cost(a, b) || !ways_within(b, a))
+			if (a->sev == HS_NOTE || !ways_within(b, a))
 				continue;
-			t = hog_xasprintf("every way to it reaches %s() at another site too, the finding %s: one call to move, one finding",
-					  a->callee, a->fingerprint);
+			if (!same_cost(a, b) && !same_call(a, b))
+				continue;
+			if (same_cost(a, b))
+				t = hog_xasprintf("every way to it reaches %s() at another site too, the finding %s: one call to move, one finding",
+						  a->callee, a->fingerprint);
+			else
+				t = hog_xasprintf("every way to it is a call that also reaches %s(), the finding %s: one call to move, one finding",
+						  a->callee ? a->callee : a->site_func, a->fingerprint);
 			b->sev = HS_NOTE;
 			b->demoted = hog_intern(p->strs, t);
 			free(t);
