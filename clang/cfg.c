@@ -841,7 +841,166 @@ static void loop_where(struct lc_fn *F, int h, const char *in, int *line, int *c
 		}
 }
 
-static long long loop_bound(struct lc_fn *F, const char *in)
+/*
+ * Caps (the plugin's value_cap(), rules/README.md "bound"): the most a
+ * value can be, from constants, the rules' caps of a call's result or a
+ * field, and the operations between them; values are taken as not
+ * negative.  A phi that feeds itself through operations that never
+ * raise it (limit >>= 1 round the loop) is capped by its other inputs.
+ * -1 unknown; CAP_SELF: the phi being capped, met again.
+ */
+#define CAP_DEPTH 12
+#define CAP_MAX (1LL << 40)
+#define CAP_SELF (-2)
+
+static long long field_cap(struct lc_fn *F, const char *a)
+{
+	const char *sl = a ? strrchr(a, '/') : NULL, *dot;
+	char tag[256];
+
+	if (!sl || strpbrk(sl, "^#[") || !(dot = strchr(sl, '.')) || dot - sl - 1 >= (int)sizeof(tag))
+		return -1;
+	snprintf(tag, sizeof(tag), "%.*s", (int)(dot - sl - 1), sl + 1);
+	return hog_rules_bound(F->rules, tag, dot + 1);
+}
+
+static long long cap_of_op(int op, long long a, long long b)
+{
+	if (a == CAP_SELF || b == CAP_SELF) {
+		/* the cycle's value only lowered: its other inputs cap it */
+		if (op == CXBinaryOperator_Shr || op == CXBinaryOperator_Div)
+			return a == CAP_SELF ? CAP_SELF : -1;
+		if (op == CXBinaryOperator_And)
+			return a == CAP_SELF ? (b >= 0 ? b : CAP_SELF) : (a >= 0 ? a : CAP_SELF);
+		return -1;
+	}
+	switch (op) {
+	case CXBinaryOperator_Add:
+		return a < 0 || b < 0 || a + b > CAP_MAX ? -1 : a + b;
+	case CXBinaryOperator_Mul:
+		return a < 0 || b < 0 || (b && a > CAP_MAX / b) ? -1 : a * b;
+	case CXBinaryOperator_Shl:
+		return a < 0 || b < 0 || b > 40 || (a << b) > CAP_MAX ? -1 : a << b;
+	case CXBinaryOperator_Shr:
+	case CXBinaryOperator_Div:
+		return a;
+	case CXBinaryOperator_And:
+		return a < 0 ? b : b < 0 ? a : (a < b ? a : b);
+	default:
+		return -1;
+	}
+}
+
+static long long value_cap(struct lc_fn *F, struct hog_val v, int self, int depth);
+
+static long long phi_cap(struct lc_fn *F, int pi, int self, int depth)
+{
+	struct lc_phi *p = &F->phi[pi];
+	long long m = -1, c;
+	int i, any = 0, selves = 0;
+
+	if (self < 0)
+		self = pi;
+	else if (pi == self)
+		return CAP_SELF;
+	for (i = 0; i < p->n; i++) {
+		c = value_cap(F, p->val[i], self, depth + 1);
+		if (c == CAP_SELF) {
+			selves++;
+			continue;
+		}
+		if (c < 0)
+			return -1;
+		m = m > c ? m : c;
+		any = 1;
+	}
+	return any ? m : selves ? CAP_SELF : -1;
+}
+
+static long long value_cap(struct lc_fn *F, struct hog_val v, int self, int depth)
+{
+	struct lc_var *x;
+
+	v = resolve(F, v);
+	if (depth > CAP_DEPTH)
+		return -1;
+	if (v.kind == HV_CONST)
+		return v.cst >= 0 ? v.cst : -1;
+	if (v.kind != HV_VAR)
+		return -1;
+	x = &F->var[v.var];
+	if (x->kind == VK_PHI)
+		return phi_cap(F, x->phi, self, depth);
+	if (x->kind == VK_CALL)
+		return x->callee ? hog_rules_bound(F->rules, NULL, x->callee) : -1;
+	if (x->kind == VK_LOAD)
+		return field_cap(F, x->load);
+	if (x->kind == VK_ADD)
+		return x->step < 0 ? -1 : cap_of_op(CXBinaryOperator_Add,
+				value_cap(F, x->arg0, self, depth + 1), x->step);
+	if (!x->cop)
+		return -1;
+	return cap_of_op(x->cop, value_cap(F, x->ca, self, depth + 1),
+			 value_cap(F, x->cb, self, depth + 1));
+}
+
+/* a header phi's step round the loop (x = x + CST), whatever it starts at */
+static int phi_step_only(struct lc_fn *F, int pi, const char *in, long long *step)
+{
+	struct lc_phi *p = &F->phi[pi];
+	int i, have = 0;
+
+	for (i = 0; i < p->n; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+
+		if (!in[p->pred[i]])
+			continue;
+		if (v.kind != HV_VAR || F->var[v.var].kind != VK_ADD ||
+		    resolve(F, F->var[v.var].arg0).kind != HV_VAR ||
+		    resolve(F, F->var[v.var].arg0).var != p->dst ||
+		    (have && *step != F->var[v.var].step))
+			return 0;
+		*step = F->var[v.var].step;
+		have = 1;
+	}
+	return have && *step;
+}
+
+/*
+ * "for (i = 0; i < folio_batch_count(fb); i++)", "scanned++ ... if
+ * (scanned >= limit) break": an exit taken on every round (its block
+ * dominates every latch) that tests an induction variable counting up
+ * against a capped value (the plugin's exit_cap()).
+ */
+static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const int *idom)
+{
+	struct lc_blk *bl = &F->b[b];
+	long long step, cap;
+	int k, i, pi;
+
+	if (!bl->cmp.op || bl->nsucc != 2)
+		return -1;
+	for (i = 0; i < F->b[h].npred; i++)
+		if (in[F->b[h].pred[i]] && !dominates(idom, b, F->b[h].pred[i]))
+			return -1;
+	for (k = 0; k < 2; k++) {
+		struct hog_val iv = resolve(F, k ? bl->cmp.r : bl->cmp.l);
+		struct hog_val other = k ? bl->cmp.l : bl->cmp.r;
+
+		/* scanned++ then the test: the phi plus its step */
+		if (iv.kind == HV_VAR && F->var[iv.var].kind == VK_ADD)
+			iv = resolve(F, F->var[iv.var].arg0);
+		pi = header_phi(F, iv, h);
+		if (pi < 0 || !phi_step_only(F, pi, in, &step) || step <= 0)
+			continue;
+		cap = value_cap(F, other, -1, 0);
+		if (cap >= 0)
+			return cap / step;
+	}
+	return -1;
+}
+
+static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *idom)
 {
 	long long bound = -1;
 	int i, j;
@@ -855,6 +1014,8 @@ static long long loop_bound(struct lc_fn *F, const char *in)
 			if (in[F->b[i].succ[j]])
 				continue;
 			n = exit_count(F, i, F->b[i].succ[j], in);
+			if (n < 0)
+				n = exit_cap(F, i, in, h, idom);
 			if (n >= 0 && (bound < 0 || n < bound))
 				bound = n;
 		}
@@ -941,7 +1102,7 @@ static void add_loops(struct lc_fn *F, struct hog_func *f, const char *seen, con
 				in[j] = 0;
 		shape = loop_shape(F, h, in, &ok);
 		loop_where(F, h, in, &line, &col);
-		hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in), shape, nbl,
+		hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in, h, idom), shape, nbl,
 				  blocks)->bound_param = loop_param(F, in);
 	}
 	free(in);

@@ -70,6 +70,12 @@ struct lc_var {
 	int ptr;		/* a pointer */
 	const char *load;	/* VK_LOAD: the address loaded from */
 	int sign;		/* a sign step's result, in its own width: 1 "neg", 2 "u>>" */
+	/*
+	 * The integer operation that made it (a CXBinaryOperator kind, 0
+	 * none) and its operands: the caps of bounds (cfg.c, value_cap()).
+	 */
+	int cop;
+	struct hog_val ca, cb;
 };
 
 struct lc_local {

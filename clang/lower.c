@@ -828,9 +828,34 @@ static int addr_val(struct hog_val v, CXCursor e)
 	return 1;
 }
 
+/* v = a op b, kept for the caps of loop bounds */
+static struct hog_val with_op(struct lc_fn *F, struct hog_val v, int op, struct hog_val a,
+			      struct hog_val b)
+{
+	if (v.kind == HV_VAR) {
+		F->var[v.var].cop = op;
+		F->var[v.var].ca = a;
+		F->var[v.var].cb = b;
+	}
+	return v;
+}
+
+static struct hog_val arith_val(struct lc_fn *F, CXCursor e, int op, struct hog_val a,
+				struct hog_val b, CXCursor l, CXCursor r);
+
 static struct hog_val arith(struct lc_fn *F, CXCursor e, int op, CXCursor l, CXCursor r)
 {
-	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1), v;
+	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
+
+	if (is_ptr_type(clang_getCursorType(e)))
+		return arith_val(F, e, op, a, b, l, r);
+	return with_op(F, arith_val(F, e, op, a, b, l, r), op, a, b);
+}
+
+static struct hog_val arith_val(struct lc_fn *F, CXCursor e, int op, struct hog_val a,
+				struct hog_val b, CXCursor l, CXCursor r)
+{
+	struct hog_val v;
 	int ptr = is_ptr_type(clang_getCursorType(e));
 	int pa = is_ptr_type(clang_getCursorType(l)) || addr_val(a, l);
 	int pb = is_ptr_type(clang_getCursorType(r)) || addr_val(b, r);
@@ -1005,6 +1030,20 @@ static struct hog_val binary(struct lc_fn *F, CXCursor e, int used)
 	return arith(F, e, op, l, r);
 }
 
+/* x op= y as x = x op y */
+static int assign_op(int op)
+{
+	switch (op) {
+	case CXBinaryOperator_MulAssign: return CXBinaryOperator_Mul;
+	case CXBinaryOperator_DivAssign: return CXBinaryOperator_Div;
+	case CXBinaryOperator_AddAssign: return CXBinaryOperator_Add;
+	case CXBinaryOperator_ShlAssign: return CXBinaryOperator_Shl;
+	case CXBinaryOperator_ShrAssign: return CXBinaryOperator_Shr;
+	case CXBinaryOperator_AndAssign: return CXBinaryOperator_And;
+	default: return -1;	/* raises it or not known: no cap */
+	}
+}
+
 static struct hog_val compound(struct lc_fn *F, CXCursor e)
 {
 	struct kids ch = expr_kids(e);
@@ -1044,6 +1083,8 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 		v = fresh(F, VK_NONE);
 	}
 	F->var[v.var].ptr = F->loc[li].ptr;
+	if (!F->loc[li].ptr)
+		with_op(F, v, assign_op(op), old, b);
 	lc_write(F, lc_here(F), li, v);
 	return v;
 }
