@@ -1378,6 +1378,29 @@ static HOST_WIDE_INT signed_step(tree type, HOST_WIDE_INT step)
 	return step;
 }
 
+/* The most a tested "i + k" may add to the counter i (order_scanned++ before the test) */
+#define IV_OFFSET_MAX 64
+
+/*
+ * "scanned++; ...; if (scanned >= limit) break;": the test is on the
+ * counter plus a small constant, not on the header phi.  The counter
+ * without it (a value at most the tested one), or t unchanged.
+ */
+static tree plus_base(tree t)
+{
+	gimple *d = t && TREE_CODE(t) == SSA_NAME ? SSA_NAME_DEF_STMT(t) : NULL;
+	tree k;
+	HOST_WIDE_INT off;
+
+	if (!d || !is_gimple_assign(d) || gimple_assign_rhs_code(d) != PLUS_EXPR)
+		return t;
+	k = gimple_assign_rhs2(d);
+	if (!const_value(k, &off))
+		return t;
+	off = signed_step(TREE_TYPE(k), off);
+	return off >= 0 && off <= IV_OFFSET_MAX ? gimple_assign_rhs1(d) : t;
+}
+
 /*
  * "for (i = 0; i < folio_batch_count(fb); i++)", "while (count--)" with
  * count capped: an exit on every round that tests an induction variable
@@ -1400,10 +1423,14 @@ static long long exit_cap(struct lower *L, class loop *loop, edge e)
 		tree iv = k ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
 		tree other = k ? gimple_cond_lhs(c) : gimple_cond_rhs(c);
 		gphi *phi = header_iv(loop, iv);
+		/* i + k >= cap leaves no later than i >= cap would, counting up */
+		bool plus = !phi && (phi = header_iv(loop, plus_base(iv)));
 
 		if (!phi || !phi_step(loop, phi, &step))
 			continue;
 		step = signed_step(TREE_TYPE(gimple_phi_result(phi)), step);
+		if (plus && step <= 0)
+			continue;
 		if (step > 0)
 			cap = value_cap(L, other);
 		else
