@@ -634,7 +634,7 @@ static long long passed_cap(const struct hog_func *caller, const struct hog_even
 }
 
 /* Is fn's address a value anywhere in its unit (a call through a pointer we cannot see)? */
-static int address_taken(const struct hog_prog *p, const struct fnode *fn)
+static int address_taken(struct hog_prog *p, const struct fnode *fn)
 {
 	int i, b, e, k;
 
@@ -646,11 +646,11 @@ static int address_taken(const struct hog_prog *p, const struct fnode *fn)
 
 			for (e = 0; e < bb->nev; e++)
 				for (k = 0; k < bb->ev[e].nargs; k++)
-					if (func_at((struct hog_prog *)p, n->f, &bb->ev[e].args[k]) == fn)
+					if (func_at(p, n->f, &bb->ev[e].args[k]) == fn)
 						return 1;
 			for (e = 0; e < bb->nphi; e++)
 				for (k = 0; k < bb->phi[e].n; k++)
-					if (func_at((struct hog_prog *)p, n->f, &bb->phi[e].val[k]) == fn)
+					if (func_at(p, n->f, &bb->phi[e].val[k]) == fn)
 						return 1;
 		}
 	}
@@ -662,11 +662,10 @@ static int address_taken(const struct hog_prog *p, const struct fnode *fn)
  * that is only called directly, appending the callers' names to b; -1
  * if some caller's value is unknown, or there is none.
  */
-static long long callers_cap(const struct hog_prog *p, const struct hog_func *f, int param,
+static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int param,
 			     struct hog_buf *b)
 {
-	struct hog_prog *pp = (struct hog_prog *)p;
-	struct fnode *fn = resolve(pp, f, f->name);
+	struct fnode *fn = resolve(p, f, f->name);
 	long long max = -1, m;
 	int i, bi, e, ncallers = 0;
 
@@ -680,7 +679,7 @@ static long long callers_cap(const struct hog_prog *p, const struct hog_func *f,
 			for (e = 0; e < n->f->blocks[bi].nev; e++) {
 				const struct hog_event *ev = &n->f->blocks[bi].ev[e];
 
-				if (ev->kind != HE_CALL || resolve(pp, n->f, ev->callee) != fn)
+				if (ev->kind != HE_CALL || resolve(p, n->f, ev->callee) != fn)
 					continue;
 				if ((m = passed_cap(n->f, ev, param)) < 0)
 					return -1;
@@ -701,7 +700,7 @@ static long long callers_cap(const struct hog_prog *p, const struct hog_func *f,
  * pcp batch, at most 63), the loop is short on every way.  Malloc'ed,
  * NULL if some way's count is not known to be that small.
  */
-static char *count_reason(const struct hog_prog *prog, const struct hog_finding *f)
+static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 {
 	long long max = prog->rules->loop.note_bound, b = 0, m;
 	struct hog_buf names = { 0 };
