@@ -1033,8 +1033,10 @@ static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *se
 	free(succ);
 	hb->cond = lb->nsucc == 2 ? lb->cond : HC_NONE;
 	hb->cond_var = -1;
+	hb->cond_val = lb->cond_val;
+	hb->cond_hi = lb->cond_hi;
 	if (hb->cond == HC_NEZ || hb->cond == HC_EQZ || hb->cond == HC_GTZ ||
-	    hb->cond == HC_LEZ) {
+	    hb->cond == HC_LEZ || hb->cond == HC_EQK) {
 		struct hog_val v = resolve(F, lc_varval(lb->cond_var));
 
 		if (v.kind == HV_VAR)

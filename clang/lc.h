@@ -47,6 +47,7 @@ struct lc_blk {
 	int *pred, npred, cpred;
 	enum hog_cond cond;
 	int cond_var;
+	long long cond_val, cond_hi;	/* HC_EQK */
 	struct lc_cmp cmp;
 	int *phis, nphi, cphi;	/* indices into fn->phi */
 	struct hog_val *def;	/* per local */

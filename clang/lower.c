@@ -1765,6 +1765,36 @@ static int sign_test(struct lc_fn *F, struct hog_val v, int gtz, int t, int f)
 	return 1;
 }
 
+/*
+ * if (mode == M_FREE) on a variable: HC_EQK, succ[0] the equal way (the
+ * plugin's const_cond()); != swaps the successors.
+ */
+static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val b, int t, int f)
+{
+	int h;
+
+	if (a.kind == HV_CONST) {
+		struct hog_val x = a;
+
+		a = b;
+		b = x;
+	}
+	if (b.kind != HV_CONST || !b.cst || a.kind != HV_VAR)
+		return 0;
+	h = lc_here(F);
+	F->b[h].cmp.op = CXBinaryOperator_EQ;	/* succ[0]: the equal way */
+	F->b[h].cmp.l = a;
+	F->b[h].cmp.r = b;
+	F->b[h].cond = HC_EQK;
+	F->b[h].cond_var = a.var;
+	F->b[h].cond_val = F->b[h].cond_hi = b.cst;
+	if (op == CXBinaryOperator_NE)
+		branch(F, f, t);
+	else
+		branch(F, t, f);
+	return 1;
+}
+
 static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, int f)
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
@@ -1780,6 +1810,8 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 			test_var(F, b, t, f, op == CXBinaryOperator_EQ);
 			return;
 		}
+		if (const_test(F, op, a, b, t, f))
+			return;
 	}
 	if ((op == CXBinaryOperator_GT || op == CXBinaryOperator_LE) &&
 	    b.kind == HV_CONST && b.cst == 0 && is_signed_int(clang_getCursorType(strip(l))) &&

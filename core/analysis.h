@@ -69,6 +69,7 @@ struct hog_cost {
 	 * from the rules), when no callee loop is folded into it; 0 none.
 	 */
 	long long bound;
+	int scales;		/* loops: a walk over a container that grows (rules: scales) */
 };
 
 /* A lock a function leaves held (acquires) for its caller. */
@@ -183,6 +184,7 @@ struct hog_path {
 	unsigned limits;	/* HOG_LIMIT_* of the functions on this way */
 	struct hog_step nest;	/* loops: the outer loop this way runs it in (hog_cost.nest) */
 	long long bound;	/* loops: hog_cost.bound */
+	int scales;		/* loops: hog_cost.scales */
 	/*
 	 * Loops at the holder's own site: the trip count is the holder's
 	 * parameter count_param ("when argN > max-bound"), -1 none; count_fn

@@ -179,6 +179,7 @@ static struct hog_cost *loop_cost(struct fs *fs, const struct hog_loop *l)
 			 heavy, 0, l->line, l->col, NULL);
 	free(reason);
 	bound_by_param(fs, l, c);
+	c->scales = l->shape == HL_SCALES;
 	/* a nest's count is the product of its loops': not known here */
 	if (l->bound > 0 && l->bound < LOOP_BOUND_SAID && !loops_in(fs, l, &inner))
 		c->bound = l->bound;

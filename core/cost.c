@@ -43,6 +43,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->preempt_ok = tail->preempt_ok;
 		c->nest = tail->nest;
 		c->bound = tail->bound;
+		c->scales = tail->scales;
 	}
 	c->when.arg = -1;
 	return c;
@@ -236,6 +237,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.lock = lock;
 	r->path.nest = c->nest;
 	r->path.bound = c->bound;
+	r->path.scales = c->scales;
 	r->path.count_param = -1;
 	r->path.count_fn = NULL;
 	if (c->kind == HK_LOOP && c->nchain == 1 && c->when.inferred && c->when.op == '>' &&

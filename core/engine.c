@@ -178,6 +178,34 @@ static int sign_edge(struct tup *t, const struct hog_block *b, int si)
 	return 1;
 }
 
+/*
+ * if (mode == M_FREE): 0 if the constants the path's value may be say it
+ * cannot take this way; the way taken narrows them.
+ */
+static int eqk_edge(struct tup *t, const struct hog_block *b, int si)
+{
+	if (b->succ[0] == b->succ[1])
+		return 1;
+	return fact_cst_range(t, b->cond_var, b->cond_val, b->cond_hi, si == 0);
+}
+
+/* A phi of an HC_EQK variable keeps the constant it is given. */
+static void phi_cst(struct fs *fs, struct tup *t, const struct tup *before,
+		    const struct hog_phi *p, const struct hog_val *v)
+{
+	const struct fact *f;
+
+	if (!fs->eqvar[p->dst])
+		return;
+	if (v->kind == HV_CONST) {
+		fact_set_cst(t, p->dst, v->cst);
+		return;
+	}
+	f = v->kind == HV_VAR ? fact_get(before, v->var) : NULL;
+	if (f && f->ncst)
+		fact_copy(t, p->dst, f);
+}
+
 static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -194,9 +222,15 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			int want_nz = (b->cond == HC_NEZ) == (si == 0);
 			int kind = f ? f->kind : FK_NONE;
 
-			if (kind == FK_PMASK && t.pc_param < 0) {
+			/*
+			 * The first test of a parameter's bits on the path; a
+			 * bare "if (drain)" (every bit) gives way to a later
+			 * test of particular bits (gfp & __GFP_DIRECT_RECLAIM).
+			 */
+			if ((kind == FK_PMASK || kind == FK_PARAM) &&
+			    (t.pc_param < 0 || (t.pc_mask == -1 && kind == FK_PMASK))) {
 				t.pc_param = f->irq;
-				t.pc_mask = f->mask;
+				t.pc_mask = kind == FK_PMASK ? f->mask : -1;
 				t.pc_op = want_nz ? '&' : '~';
 			}
 			if (kind == FK_POR)
@@ -213,9 +247,13 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 					 kind == FK_NEG || kind == FK_NONPOS ? FK_NEG : FK_NONZERO, 0);
 			if (!want_nz && b->succ[0] != b->succ[1])
 				drop_cookie_locks(fs, &t, b->cond_var);
+			if (want_nz && b->succ[0] != b->succ[1])
+				drop_cookie_locks_not(fs, &t, b->cond_var);
 		}
 		if ((b->cond == HC_GTZ || b->cond == HC_LEZ) && si < 2 &&
 		    !sign_edge(&t, b, si))
+			continue;
+		if (b->cond == HC_EQK && si < 2 && !eqk_edge(&t, b, si))
 			continue;
 		/* phis read the values as they leave this block */
 		{
@@ -233,6 +271,7 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 								  val_var(&p->val[k])));
 						else
 							fact_set(&t, p->dst, kind, irq);
+						phi_cst(fs, &t, &before, p, &p->val[k]);
 						break;
 					}
 			}
@@ -746,6 +785,34 @@ static void record(struct fs *fs, const int *order, int norder)
 	fold_nests(fs);
 }
 
+/*
+ * The variables HC_EQK branches test, and the phis that feed them
+ * through other phis: only these carry constants (engine.h, struct fact).
+ */
+static char *find_eqvars(const struct hog_func *f)
+{
+	char *m = hog_xcalloc(f->nvars + 1, 1);
+	int b, j, k, more = 1;
+
+	for (b = 0; b < f->nblocks; b++)
+		if (f->blocks[b].cond == HC_EQK)
+			m[f->blocks[b].cond_var] = 1;
+	while (more) {
+		more = 0;
+		for (b = 0; b < f->nblocks; b++)
+			for (j = 0; j < f->blocks[b].nphi; j++) {
+				const struct hog_phi *p = &f->blocks[b].phi[j];
+
+				for (k = 0; m[p->dst] && k < p->n; k++)
+					if (p->val[k].kind == HV_VAR && !m[p->val[k].var]) {
+						m[p->val[k].var] = 1;
+						more = 1;
+					}
+			}
+	}
+	return m;
+}
+
 static void fs_free(struct fs *fs)
 {
 	int i;
@@ -767,6 +834,9 @@ static void fs_free(struct fs *fs)
 	free(fs->bi);
 	free(fs->idom);
 	free(fs->econd);
+	free(fs->eqvar);
+	free(fs->notname);
+	free(fs->phiname);
 }
 
 int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
@@ -786,6 +856,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	order = block_order(f, &norder);
 	fs.idom = dominators(f, order, norder);
 	fs.econd = hog_xcalloc(2 * f->nblocks, sizeof(*fs.econd));
+	fs.eqvar = find_eqvars(f);
 	state_limits(&fs.limits);
 	seed_entry(&fs, &init);
 	tset_add(&fs.in[0], &init);

@@ -34,6 +34,7 @@
 #define MAX_HELD 8	/* locks held at once (HOG_LIMIT_HELD: the outermost dropped) */
 #define MAX_FACTS 24	/* variable facts per tuple (HOG_LIMIT_FACTS: the oldest dropped) */
 #define MAX_REL 8	/* entry locks given up, per tuple */
+#define MAX_CSTS 4	/* constants a tested variable may be, per tuple (more: unknown) */
 #define MAX_TUPLES 8	/* path groups per block before they merge */
 #define MAX_COSTS 64	/* costs a summary keeps (HOG_LIMIT_COSTS: the lowest ranked dropped) */
 #define MAX_PASSES 60	/* dataflow passes before the function is given up (HOG_LIMIT_PASSES) */
@@ -83,6 +84,14 @@ struct fact {
 	int kind;
 	int irq;		/* FK_FLAGS: the IRQ state saved; FK_PMASK: the parameter */
 	long long mask;		/* FK_PMASK: var = parameter & mask */
+	/*
+	 * The constants the value may be (ncst > 0), for a variable an
+	 * HC_EQK branch tests (a phi of M_PARTIAL, M_FREE, ...): kept only
+	 * for those, so that other constants do not split the paths.  Paths
+	 * merged keep the union: {M_PARTIAL, M_FULL} where the lock is held.
+	 */
+	int ncst;
+	long long cst[MAX_CSTS];
 };
 
 struct tup {
@@ -204,6 +213,9 @@ struct fs {
 	struct hog_vec nested;	/* struct nest_cand *: loop costs carried at calls in loops */
 	struct loop_rec *lrec;	/* [f->nloops]: what each reported loop recorded */
 	unsigned limits;	/* HOG_LIMIT_* hit while analysing f */
+	const char **notname;	/* [var]: var = !p, p's source name (values.c, cookies) */
+	const char **phiname;	/* [var]: an unnamed phi of one named pointer (cookies) */
+	char *eqvar;		/* [var]: tested against a constant (HC_EQK), or a phi feeding one */
 	const char *ret_load;	/* the loaded pointer f returns (values.c) */
 	int ret_load_done;	/* ret_load has been looked for */
 };
@@ -216,6 +228,8 @@ void fact_set(struct tup *t, int var, int kind, int irq);
 void fact_set_mask(struct tup *t, int var, int param, long long mask);
 void fact_set_or(struct tup *t, int var, int param, long long mask);
 void fact_copy(struct tup *t, int var, const struct fact *f);
+void fact_set_cst(struct tup *t, int var, long long cst);
+int fact_cst_range(struct tup *t, int var, long long lo, long long hi, int inside);
 int held_is(const struct held *h, const char *e);
 int rel_has(const struct tup *t, const char *e);
 void tset_free(struct tset *s);
@@ -236,6 +250,7 @@ void find_pmaps(struct fs *fs);
 void find_cookies(struct fs *fs);
 void find_named_phis(struct fs *fs);
 void drop_cookie_locks(struct fs *fs, struct tup *t, int var);
+void drop_cookie_locks_not(struct fs *fs, struct tup *t, int var);
 
 /* locks.c: the transfer of calls, stores and assignments */
 const struct hog_rule *rule_of(struct fs *fs, const char *name, enum hog_rule_kind k);

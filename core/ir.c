@@ -237,7 +237,7 @@ static const char *check_block(const struct hog_func *f, const struct hog_block 
 	if (b->nsucc > HOG_MAX_SUCC)
 		return "a block with more than " HOG_STR(HOG_MAX_SUCC) " successors";
 	if ((b->cond == HC_NEZ || b->cond == HC_EQZ || b->cond == HC_GTZ ||
-	     b->cond == HC_LEZ) && (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
+	     b->cond == HC_LEZ || b->cond == HC_EQK) && (b->nsucc != 2 || b->cond_var < 0 || b->cond_var >= f->nvars))
 		return "conditional block needs two successors and a variable";
 	if ((b->cond == HC_BATCH0 || b->cond == HC_BATCH1) && b->nsucc != 2)
 		return "conditional block needs two successors and a variable";
@@ -450,6 +450,11 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 				hog_buf_add(b, " -\n");
 			else if (bb->cond == HC_BATCH0 || bb->cond == HC_BATCH1)
 				hog_buf_printf(b, " b%d\n", bb->cond == HC_BATCH0 ? 0 : 1);
+			else if (bb->cond == HC_EQK && bb->cond_val == bb->cond_hi)
+				hog_buf_printf(b, " e%d=%lld\n", bb->cond_var, bb->cond_val);
+			else if (bb->cond == HC_EQK)
+				hog_buf_printf(b, " e%d=%lld..%lld\n", bb->cond_var, bb->cond_val,
+					       bb->cond_hi);
 			else
 				hog_buf_printf(b, " %c%d\n", cond_letter(bb->cond),
 					       bb->cond_var);
@@ -738,6 +743,21 @@ static int rd_block(struct rd *r, struct hog_vec *blocks)
 	if (w[0] == 'b' && (w[1] == '0' || w[1] == '1') && !w[2]) {
 		b->cond = w[1] == '0' ? HC_BATCH0 : HC_BATCH1;
 		b->cond_var = -1;
+	} else if (w[0] == 'e') {
+		char *end, *eq;
+
+		b->cond = HC_EQK;
+		b->cond_var = (int)strtol(w + 1, &eq, 10);
+		if (eq == w + 1 || *eq != '=')
+			return rd_fail(r, "bad condition");
+		b->cond_val = b->cond_hi = strtoll(eq + 1, &end, 10);
+		if (end != eq + 1 && end[0] == '.' && end[1] == '.') {
+			eq = end + 1;
+			b->cond_hi = strtoll(eq + 1, &end, 10);
+		}
+		if (*end || end == eq + 1 || b->cond_hi < b->cond_val ||
+		    (!b->cond_val && !b->cond_hi))
+			return rd_fail(r, "bad condition");
 	} else if (w[0] && strchr("nzgl", w[0])) {
 		char *end;
 

@@ -86,6 +86,13 @@ enum hog_cond {
 	/* a signed integer's sign: succ[0] when var > 0 (GTZ), var <= 0 (LEZ) */
 	HC_GTZ,
 	HC_LEZ,
+	/*
+	 * succ[0] when cond_val <= var <= cond_hi, constants (if (mode ==
+	 * M_FREE) after the branches that set mode and took a lock on some
+	 * of them; GCC folds "mode == M_PARTIAL || mode == M_FULL" into one
+	 * range test).  A test against zero alone is HC_EQZ.
+	 */
+	HC_EQK,
 };
 
 struct hog_phi {
@@ -102,6 +109,7 @@ struct hog_block {
 	int *succ;
 	enum hog_cond cond;
 	int cond_var;
+	long long cond_val, cond_hi;	/* HC_EQK */
 	int nphi;
 	struct hog_phi *phi;
 	/* derived by hog_func_finish() */

@@ -740,8 +740,8 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 			 * parameter's, which is all its later tests need.
 			 */
 			else if (on && k == FK_PKEEP && f)
-				fact_copy(&set->t[i], e->dst, &(struct fact){ e->dst, FK_PKEEP,
-					  irq, f->mask | m->cst });
+				fact_copy(&set->t[i], e->dst, &(struct fact){ .var = e->dst,
+					  .kind = FK_PKEEP, .irq = irq, .mask = f->mask | m->cst });
 			else
 				fact_set(&set->t[i], e->dst, on ? FK_NONZERO : FK_NONE, 0);
 		}

@@ -458,6 +458,20 @@ static const char *path_diagnostic(const struct hog_rules *r, const struct hog_p
 	return path_through(r, p, hog_rules_is_diagnostic);
 }
 
+/*
+ * A loop whose heaviest call is a check (for_each_object() {
+ * check_object(); } under kmem_cache_debug_flags()): the loop is there
+ * to check, it runs only when the check does.  Not a walk over a
+ * container that grows (free_partial()'s, which reports only some).
+ */
+static const char *loop_diagnostic(const struct hog_rules *r, const struct hog_finding *f,
+				   const struct hog_path *p)
+{
+	/* a walk over a container that grows is long whatever it calls */
+	return f->kind == HK_LOOP && !p->scales && f->callee &&
+	       hog_rules_is_diagnostic(r, f->callee) ? f->callee : NULL;
+}
+
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
@@ -553,7 +567,7 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 	*arg = p->holder;
 	if (hog_kind_sleeps(f->kind))
 		return NULL;
-	if ((*arg = path_diagnostic(prog->rules, p)))
+	if ((*arg = path_diagnostic(prog->rules, p)) || (*arg = loop_diagnostic(prog->rules, f, p)))
 		/*
 		 * free_debug_processing(), validate_slab_node(): they run only
 		 * when a debugging option is on or a debug file is read, or to
@@ -936,6 +950,27 @@ static int same_cost(const struct hog_finding *a, const struct hog_finding *b)
  * one.  Two loops are two costs and stay two findings.  Runs on the
  * ranked list.
  */
+/*
+ * b is a loop the calls that reach a reach too: every way to it is a way
+ * to a, a's own among them (__remove_mapping()'s mem_cgroup_swapout()
+ * under the xa_lock reaches a charge and mem_cgroup_id_get_online()'s
+ * loop).  Costs of their own kind stay findings of their own: listed
+ * calls (the charge and the uncharge there) and sleeps; nor is a loop
+ * folded into a refcount put, which is ranked on its own.
+ */
+static int same_call(const struct hog_finding *a, const struct hog_finding *b)
+{
+	int i;
+
+	if (a->sev < b->sev || b->kind != HK_LOOP || !a->cls || !strcmp(a->cls, HOG_CLS_REF))
+		return 0;
+	/* a's own way is one of b's: whoever reads a sees the call b needs */
+	for (i = 0; i < b->npaths; i++)
+		if (same_way(&a->paths[0], &b->paths[i]))
+			return b->paths[0].nchain > 1 && a->paths[0].nchain > 1;
+	return 0;
+}
+
 static void fold_same_calls(struct hog_prog *p)
 {
 	int i, j;
@@ -949,10 +984,16 @@ static void fold_same_calls(struct hog_prog *p)
 			struct hog_finding *a = p->findings.v[j];
 			char *t;
 
-			if (a->sev == HS_NOTE || !same_cost(a, b) || !ways_within(b, a))
+			if (a->sev == HS_NOTE || !ways_within(b, a))
 				continue;
-			t = hog_xasprintf("every way to it reaches %s() at another site too, the finding %s: one call to move, one finding",
-					  a->callee, a->fingerprint);
+			if (!same_cost(a, b) && !same_call(a, b))
+				continue;
+			if (same_cost(a, b))
+				t = hog_xasprintf("every way to it reaches %s() at another site too, the finding %s: one call to move, one finding",
+						  a->callee, a->fingerprint);
+			else
+				t = hog_xasprintf("every way to it is a call that also reaches %s(), the finding %s: one call to move, one finding",
+						  a->callee ? a->callee : a->site_func, a->fingerprint);
 			b->sev = HS_NOTE;
 			b->demoted = hog_intern(p->strs, t);
 			free(t);

@@ -70,6 +70,95 @@ void fact_set(struct tup *t, int var, int kind, int irq)
 	t->fact[i].kind = kind;
 	t->fact[i].irq = irq;
 	t->fact[i].mask = 0;
+	t->fact[i].ncst = 0;
+}
+
+/* var is the constant cst (its kind follows: zero or not) */
+void fact_set_cst(struct tup *t, int var, long long cst)
+{
+	const struct fact *f = fact_get(t, var);
+	int i;
+
+	if (!f || (cst ? f->kind == FK_ZERO : f->kind != FK_ZERO))
+		fact_set(t, var, cst ? FK_NONZERO : FK_ZERO, 0);
+	i = fact_find(t, var);
+	if (i < 0)
+		return;
+	t->fact[i].ncst = 1;
+	t->fact[i].cst[0] = cst;
+}
+
+/* 1 if f allows the value cst (nothing known allows all) */
+static int fact_may_be(const struct fact *f, long long cst)
+{
+	int i;
+
+	if (!f || !f->ncst)
+		return 1;
+	for (i = 0; i < f->ncst; i++)
+		if (f->cst[i] == cst)
+			return 1;
+	return 0;
+}
+
+/*
+ * On a way where var is (inside) or is not (!inside) within [lo, hi]:
+ * the constants it may be are narrowed; 0 if none is left, the way
+ * cannot be taken.  Unknown, a range of a few values becomes known.
+ */
+int fact_cst_range(struct tup *t, int var, long long lo, long long hi, int inside)
+{
+	int i = fact_find(t, var), j, n = 0;
+	struct fact *f;
+
+	if (i < 0 || !t->fact[i].ncst) {
+		/* a set never mixes zero with others: the fact's kind says which */
+		if (!inside || lo > hi || hi - lo >= MAX_CSTS || (lo <= 0 && hi >= 0 && lo < hi))
+			return 1;
+		fact_set_cst(t, var, lo);
+		i = fact_find(t, var);
+		for (j = 1; i >= 0 && j <= hi - lo; j++)
+			t->fact[i].cst[t->fact[i].ncst++] = lo + j;
+		return 1;
+	}
+	f = &t->fact[i];
+	for (j = 0; j < f->ncst; j++)
+		if ((f->cst[j] >= lo && f->cst[j] <= hi) == !!inside)
+			f->cst[n++] = f->cst[j];
+	f->ncst = n;
+	return n > 0;
+}
+
+static int cst_eq(const struct fact *a, const struct fact *b)
+{
+	int i;
+
+	if (a->ncst != b->ncst)
+		return 0;
+	for (i = 0; i < a->ncst; i++)
+		if (!fact_may_be(b, a->cst[i]))
+			return 0;
+	return 1;
+}
+
+/* g may also be what f may be: the union, or unknown past MAX_CSTS */
+static void cst_union(struct fact *g, const struct fact *f)
+{
+	int i;
+
+	if (!f->ncst || !g->ncst) {
+		g->ncst = 0;
+		return;
+	}
+	for (i = 0; i < f->ncst; i++) {
+		if (fact_may_be(g, f->cst[i]))
+			continue;
+		if (g->ncst == MAX_CSTS) {
+			g->ncst = 0;
+			return;
+		}
+		g->cst[g->ncst++] = f->cst[i];
+	}
 }
 
 /* var gets what f says of another variable, its mask too (NULL: nothing) */
@@ -79,20 +168,23 @@ void fact_copy(struct tup *t, int var, const struct fact *f)
 
 	fact_set(t, var, f ? f->kind : FK_NONE, f ? f->irq : 0);
 	i = f ? fact_find(t, var) : -1;
-	if (i >= 0)
+	if (i >= 0) {
 		t->fact[i].mask = f->mask;
+		t->fact[i].ncst = f->ncst;
+		memcpy(t->fact[i].cst, f->cst, sizeof(f->cst));
+	}
 }
 
 void fact_set_mask(struct tup *t, int var, int param, long long mask)
 {
-	struct fact f = { var, FK_PMASK, param, mask };
+	struct fact f = { .var = var, .kind = FK_PMASK, .irq = param, .mask = mask };
 
 	fact_copy(t, var, &f);
 }
 
 void fact_set_or(struct tup *t, int var, int param, long long mask)
 {
-	struct fact f = { var, FK_POR, param, mask };
+	struct fact f = { .var = var, .kind = FK_POR, .irq = param, .mask = mask };
 
 	fact_copy(t, var, &f);
 }
@@ -138,7 +230,8 @@ static int tup_eq(const struct tup *a, const struct tup *b)
 		return 0;
 	for (i = 0; i < a->nfact; i++)
 		if (a->fact[i].var != b->fact[i].var || a->fact[i].kind != b->fact[i].kind ||
-		    a->fact[i].irq != b->fact[i].irq || a->fact[i].mask != b->fact[i].mask)
+		    a->fact[i].irq != b->fact[i].irq || a->fact[i].mask != b->fact[i].mask ||
+		    !cst_eq(&a->fact[i], &b->fact[i]))
 			return 0;
 	return 1;
 }
@@ -160,6 +253,7 @@ static void facts_meet(struct tup *a, const struct tup *b)
 		struct fact *g = &a->fact[i];
 
 		if (f && f->kind == g->kind && f->irq == g->irq && f->mask == g->mask) {
+			cst_union(g, f);
 			a->fact[n++] = *g;
 		} else if (f && f->irq == g->irq && param_but(f) >= 0 && param_but(g) >= 0) {
 			/* a retry with flags |= X met the first try: the other bits still are */

@@ -197,6 +197,14 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 			return (v->cst & w->val) == 0;
 		return v->cst == w->val;
 	}
+	/*
+	 * A bare test (if (drain), while (memcg)) is decided only by a
+	 * constant: passed on to our callers, it would take the cost out of
+	 * a section of ours (charge_memcg()'s IRQs-off one).  Either way may
+	 * be taken, as if the test were not there.
+	 */
+	if (w->val == -1 && (w->op == '&' || w->op == '~'))
+		return 1;
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
 	    !strpbrk(v->addr + 1, "/^#[")) {
 		*out = *w;
@@ -287,16 +295,51 @@ const char *var_name(const struct hog_func *f, int v)
  * paths met before.  Matched by the variable's source name, since the
  * test and the unlock see different SSA versions of it.
  */
+/* The source name of a pointer value (n, %n), or NULL. */
+static const char *ptr_name(struct fs *fs, const struct hog_val *v)
+{
+	if (v->kind == HV_VAR)
+		return var_name(fs->f, v->var);
+	if (v->kind == HV_ADDR && v->addr[0] == '%' && !strpbrk(v->addr + 1, "/^#["))
+		return hog_intern(fs->c->strs, v->addr + 1);
+	return NULL;
+}
+
+/*
+ * The same for the pointer a lock's address is taken through:
+ * spin_unlock(&n->list_lock) makes n the flag (slub's __slab_free(),
+ * where n stays NULL unless the lock was taken): "%n/T.f" or "vN/T.f".
+ */
+static const char *base_name(struct fs *fs, const struct hog_val *v)
+{
+	const char *a = v->addr, *sl;
+	char *base;
+	const char *name = NULL;
+	int var;
+
+	if (v->kind != HV_ADDR || !(sl = strchr(a, '/')) || strpbrk(sl + 1, "/^#[") ||
+	    (strpbrk(a, "^#[") && strpbrk(a, "^#[") < sl))
+		return NULL;
+	base = hog_xmalloc(sl - a + 1);
+	memcpy(base, a, sl - a);
+	base[sl - a] = 0;
+	if (base[0] == '%' && !strpbrk(base + 1, "^#["))
+		name = hog_intern(fs->c->strs, base + 1);
+	else if ((var = hog_expr_var(base)) >= 0)
+		name = var_name(fs->f, var);
+	free(base);
+	return name;
+}
+
 static void note_cookie(struct fs *fs, const struct hog_val *v, const char *released)
 {
-	const char *name = NULL, *cls;
+	const char *name, *cls;
 
 	if (!v || !released)
 		return;
-	if (v->kind == HV_VAR)
-		name = var_name(fs->f, v->var);
-	else if (v->kind == HV_ADDR && v->addr[0] == '%' && !strpbrk(v->addr + 1, "/^#["))
-		name = hog_intern(fs->c->strs, v->addr + 1);
+	name = ptr_name(fs, v);
+	if (!name)
+		name = base_name(fs, v);
 	cls = hog_expr_class(fs->c->strs, released);
 	if (!name || !*name || !cls)
 		return;
@@ -373,17 +416,63 @@ void find_pmaps(struct fs *fs)
 		}
 }
 
+/* "if (likely(!n))": the variable v = !n, by n's name */
+static void note_not(struct fs *fs, const struct hog_event *e)
+{
+	const char *name;
+
+	if (!e->callee || strcmp(e->callee, "!") || e->nargs != 1 || e->dst < 0 ||
+	    e->dst >= fs->f->nvars || !(name = ptr_name(fs, &e->args[0])) || !*name)
+		return;
+	if (!fs->notname)
+		fs->notname = hog_xcalloc(fs->f->nvars, sizeof(*fs->notname));
+	fs->notname[e->dst] = name;
+}
+
+/*
+ * A phi with no name of its own whose values are all one named pointer
+ * or constants (lockhog-check's phi of n = node_of() and %n): the
+ * pointer's name, for the cookie tests on it.
+ */
+static void note_phi_name(struct fs *fs, const struct hog_phi *p)
+{
+	const char *name = NULL, *n;
+	int k;
+
+	if (p->dst < 0 || p->dst >= fs->f->nvars || (var_name(fs->f, p->dst) &&
+	    *var_name(fs->f, p->dst)))
+		return;
+	for (k = 0; k < p->n; k++) {
+		if (p->val[k].kind == HV_CONST)
+			continue;
+		n = ptr_name(fs, &p->val[k]);
+		if (!n || !*n || (name && n != name))
+			return;
+		name = n;
+	}
+	if (!name)
+		return;
+	if (!fs->phiname)
+		fs->phiname = hog_xcalloc(fs->f->nvars, sizeof(*fs->phiname));
+	fs->phiname[p->dst] = name;
+}
+
 void find_cookies(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
 	int b, i, k;
 
 	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nphi; i++)
+			note_phi_name(fs, &f->blocks[b].phi[i]);
+	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nev; i++) {
 			const struct hog_event *e = &f->blocks[b].ev[i];
 			const struct hog_rule *lk;
 			const struct hog_summary *s;
 
+			if (e->kind == HE_ASSIGN)
+				note_not(fs, e);
 			if (e->kind != HE_CALL)
 				continue;
 			lk = rule_of(fs, e->callee, HR_LOCK);
@@ -406,9 +495,8 @@ void find_cookies(struct fs *fs)
 		}
 }
 
-void drop_cookie_locks(struct fs *fs, struct tup *t, int var)
+static void drop_named(struct fs *fs, struct tup *t, const char *name)
 {
-	const char *name = var_name(fs->f, var);
 	int i, j;
 
 	if (!name || !*name)
@@ -425,6 +513,23 @@ void drop_cookie_locks(struct fs *fs, struct tup *t, int var)
 				t->nheld--;
 			}
 	}
+}
+
+/* On the way where var is zero: the cookie named so is NULL. */
+void drop_cookie_locks(struct fs *fs, struct tup *t, int var)
+{
+	const char *name = var_name(fs->f, var);
+
+	if ((!name || !*name) && fs->phiname && var >= 0 && var < fs->f->nvars)
+		name = fs->phiname[var];
+	drop_named(fs, t, name);
+}
+
+/* On the way where var is not zero: var = !cookie, so the cookie is NULL. */
+void drop_cookie_locks_not(struct fs *fs, struct tup *t, int var)
+{
+	if (fs->notname && var >= 0 && var < fs->f->nvars && fs->notname[var])
+		drop_named(fs, t, fs->notname[var]);
 }
 
 /* The one address other than NULL that a phi's incoming values agree on; NULL if none. */

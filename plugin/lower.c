@@ -709,6 +709,121 @@ static void sign_cond(struct lower *L, struct hog_block *b, gcond *c)
 	e->args[0] = lh_value(L->m, l);
 }
 
+/* Does converting from type a to type b keep every value? */
+static bool keeps_value(tree a, tree b)
+{
+	unsigned pa = TYPE_PRECISION(a), pb = TYPE_PRECISION(b);
+
+	if (TYPE_UNSIGNED(a) == TYPE_UNSIGNED(b))
+		return pa <= pb;
+	return TYPE_UNSIGNED(a) && pa < pb;
+}
+
+/* x through widening conversions: the variable a constant test is on */
+static tree widened_from(tree l)
+{
+	for (;;) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(l));
+		tree in = as ? gimple_assign_rhs1(as) : NULL_TREE;
+
+		if (!as || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)) ||
+		    TREE_CODE(in) != SSA_NAME || !INTEGRAL_TYPE_P(TREE_TYPE(in)) ||
+		    !keeps_value(TREE_TYPE(in), TREE_TYPE(l)))
+			return l;
+		l = in;
+	}
+}
+
+/*
+ * if (mode == M_FREE) on an integer variable: the core keeps the
+ * constants a phi gives such a variable apart, so a lock taken on the
+ * branches that set mode to M_PARTIAL is not held where mode == M_FREE.
+ * NE_EXPR is written as EQ with its successors swapped (lower_succs).
+ */
+static void const_cond(struct hog_block *b, tree l, tree r)
+{
+	HOST_WIDE_INT k;
+	int v;
+
+	if (TREE_CODE(l) == INTEGER_CST)
+		std::swap(l, r);
+	if (TREE_CODE(r) != INTEGER_CST || !tree_fits_shwi_p(r) ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(l)) || TREE_CODE(l) != SSA_NAME)
+		return;
+	k = tree_to_shwi(r);
+	/* through widening conversions only: (char)x == 3 is not x == 3 */
+	v = SSA_NAME_VERSION(widened_from(l));
+	if (!k)
+		return;
+	b->cond = HC_EQK;
+	b->cond_var = v;
+	b->cond_val = b->cond_hi = k;
+}
+
+/*
+ * "mode == M_PARTIAL || mode == M_FULL", which GCC folds to the range
+ * test "(unsigned)mode - 1 <= 1": HC_EQK over [1, 2] on mode, the in-range
+ * way first (lower_succs swaps the successors for > and >=).  Only a
+ * range that does not wrap.
+ */
+static void range_cond(struct hog_block *b, gcond *c)
+{
+	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c), x, add;
+	enum tree_code code = gimple_cond_code(c);
+	unsigned prec;
+	gassign *as;
+	unsigned HOST_WIDE_INT k, lo, mod;
+
+	if (TREE_CODE(l) != SSA_NAME || TREE_CODE(r) != INTEGER_CST ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(l)) || !TYPE_UNSIGNED(TREE_TYPE(l)) ||
+	    !tree_fits_uhwi_p(r))
+		return;
+	prec = TYPE_PRECISION(TREE_TYPE(l));
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(l));
+	if (prec > 32 || !as || gimple_assign_rhs_code(as) != PLUS_EXPR)
+		return;
+	x = gimple_assign_rhs1(as);
+	add = gimple_assign_rhs2(as);
+	if (TREE_CODE(x) != SSA_NAME || TREE_CODE(add) != INTEGER_CST || !tree_fits_uhwi_p(add))
+		return;
+	k = tree_to_uhwi(r);
+	if (code == LT_EXPR || code == GE_EXPR) {
+		if (!k)
+			return;
+		k--;
+	} else if (code != LE_EXPR && code != GT_EXPR) {
+		return;
+	}
+	mod = (unsigned HOST_WIDE_INT)1 << prec;
+	lo = (mod - tree_to_uhwi(add)) % mod;
+	if (lo + k >= mod / 2)
+		return;
+	x = widened_from(x);
+	b->cond = HC_EQK;
+	b->cond_var = SSA_NAME_VERSION(x);
+	b->cond_val = (long long)lo;
+	b->cond_hi = (long long)(lo + k);
+	if (!lo && !k)
+		b->cond = HC_NONE;
+}
+
+/*
+ * if (drain) on an integer parameter: an "=" copy of its value first, as
+ * sign_cond() does, so that costs past the test apply only to callers
+ * passing non-zero (put_cpu_partial(s, slab, 0) never unfreezes).
+ */
+static void param_copy(struct lower *L, struct hog_block *b, int v)
+{
+	struct hog_event *e;
+	tree l = ssa_name(v);
+
+	if (!l || !SSA_NAME_IS_DEFAULT_DEF(l) || !SSA_NAME_VAR(l) ||
+	    TREE_CODE(SSA_NAME_VAR(l)) != PARM_DECL || !INTEGRAL_TYPE_P(TREE_TYPE(l)))
+		return;
+	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "=", v, 1);
+	e->args[0] = lh_value(L->m, l);
+}
+
 static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 {
 	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
@@ -718,12 +833,16 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 	if (code != EQ_EXPR && code != NE_EXPR) {
 		batch_cond(L, b, c);
 		if (b->cond == HC_NONE)
+			range_cond(b, c);
+		if (b->cond == HC_NONE)
 			sign_cond(L, b, c);
 		return;
 	}
 	if (!integer_zerop(r)) {
-		if (!integer_zerop(l))
+		if (!integer_zerop(l)) {
+			const_cond(b, l, r);
 			return;
+		}
 		std::swap(l, r);
 	}
 	v = lh_cond_var(l);
@@ -731,6 +850,7 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 		return;
 	b->cond = code == NE_EXPR ? HC_NEZ : HC_EQZ;
 	b->cond_var = v;
+	param_copy(L, b, v);
 	/* the core matches "if (locked)" to unlock(locked) by name */
 	if (TREE_CODE(l) == SSA_NAME && SSA_NAME_VAR(l) && DECL_NAME(SSA_NAME_VAR(l)))
 		hog_func_set_vname(L->m, L->f, v, IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(l))));
@@ -810,6 +930,9 @@ static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 		edge t, f;
 
 		extract_true_false_edges_from_block(bb, &t, &f);
+		if (b->cond == HC_EQK && (gimple_cond_code(last) == NE_EXPR ||
+		    gimple_cond_code(last) == GT_EXPR || gimple_cond_code(last) == GE_EXPR))
+			std::swap(t, f);
 		if (t->dest != EXIT_BLOCK_PTR_FOR_FN(cfun) &&
 		    f->dest != EXIT_BLOCK_PTR_FOR_FN(cfun)) {
 			succ[0] = L->bbmap[t->dest->index];
