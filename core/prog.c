@@ -671,6 +671,17 @@ static int address_taken(struct hog_prog *p, const struct fnode *fn)
 	return 0;
 }
 
+/* Does n call fn directly (build_edges())? */
+static int calls(const struct fnode *n, const struct fnode *fn)
+{
+	int k;
+
+	for (k = 0; k < n->ncallee; k++)
+		if (n->callee[k] == fn)
+			return 1;
+	return 0;
+}
+
 /*
  * The most any caller passes as parameter param of a static function
  * that is only called directly, appending the callers' names to b; -1
@@ -683,12 +694,14 @@ static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int p
 	long long max = -1, m;
 	int i, bi, e, ncallers = 0;
 
-	if (!fn || fn->f != f || !f->is_static || address_taken(p, fn))
+	if (!fn || fn->f != f || !f->is_static)
 		return -1;
 	for (i = 0; i < p->nodes.n; i++) {
 		struct fnode *n = p->nodes.v[i];
 		int named = 0;
 
+		if (!calls(n, fn))
+			continue;
 		for (bi = 0; bi < n->f->nblocks; bi++)
 			for (e = 0; e < n->f->blocks[bi].nev; e++) {
 				const struct hog_event *ev = &n->f->blocks[bi].ev[e];
@@ -704,7 +717,8 @@ static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int p
 	}
 	if (ncallers > CALLERS_SAID)
 		hog_buf_printf(b, " and %d more", ncallers - CALLERS_SAID);
-	return max;
+	/* last: it reads the whole program, and most callees failed already */
+	return max >= 0 && !address_taken(p, fn) ? max : -1;
 }
 
 /*
