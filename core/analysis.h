@@ -185,6 +185,13 @@ struct hog_path {
 	struct hog_step nest;	/* loops: the outer loop this way runs it in (hog_cost.nest) */
 	long long bound;	/* loops: hog_cost.bound */
 	int scales;		/* loops: hog_cost.scales */
+	/*
+	 * Loops at the holder's own site: the trip count is the holder's
+	 * parameter count_param ("when argN > max-bound"), -1 none; count_fn
+	 * is the holder's IR, for its callers' arguments (prog.c).
+	 */
+	int count_param;
+	const struct hog_func *count_fn;
 };
 
 struct hog_finding {

@@ -238,6 +238,13 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.nest = c->nest;
 	r->path.bound = c->bound;
 	r->path.scales = c->scales;
+	r->path.count_param = -1;
+	r->path.count_fn = NULL;
+	if (c->kind == HK_LOOP && c->nchain == 1 && c->when.inferred && c->when.op == '>' &&
+	    c->when.arg >= 0) {
+		r->path.count_param = c->when.arg;
+		r->path.count_fn = fs->f;
+	}
 	hog_vec_push(fs->c->raws, r);
 }
 

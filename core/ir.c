@@ -10,6 +10,7 @@
  *   T mm/memcontrol.c
  *   F name static file line nvars nparams param...
  *   V var name                    source name of a variable
+ *   C var max                     the most a variable can be (a cap)
  *   A what line col type expr     an annotation: lock held on entry, taken, given up
  *   B nsucc succ... cond          cond is -, nV or zV
  *   P dst n pred:val ...          a phi of the last block
@@ -102,6 +103,27 @@ void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
 	if (var >= f->nvnames)
 		return;
 	f->vnames[var] = hog_intern(m->strs, name);
+}
+
+void hog_func_set_vcap(struct hog_module *m, struct hog_func *f, int var, long long max)
+{
+	int i;
+
+	if (var < 0 || var >= f->nvars || max < 0)
+		return;
+	if (!f->vcaps) {
+		f->vcaps = hog_alloc(&m->arena, sizeof(long long) * f->nvars);
+		f->nvcaps = f->nvars;
+		for (i = 0; i < f->nvcaps; i++)
+			f->vcaps[i] = -1;
+	}
+	if (var < f->nvcaps)
+		f->vcaps[var] = max;
+}
+
+long long hog_func_vcap(const struct hog_func *f, int var)
+{
+	return f->vcaps && var >= 0 && var < f->nvcaps ? f->vcaps[var] : -1;
 }
 
 void hog_func_set_blocks(struct hog_module *m, struct hog_func *f, int nblocks)
@@ -406,6 +428,9 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 			put_word(b, f->vnames[i]);
 			hog_buf_add(b, "\n");
 		}
+		for (i = 0; f->vcaps && i < f->nvcaps; i++)
+			if (f->vcaps[i] >= 0)
+				hog_buf_printf(b, "C %d %lld\n", i, f->vcaps[i]);
 		for (i = 0; i < f->nannots; i++) {
 			const struct hog_annot *a = &f->annots[i];
 
@@ -912,6 +937,29 @@ static void rd_vname(struct rd *r, struct hog_func *f, struct hog_vec *blocks, s
 	hog_func_set_vname(r->m, f, var, w);
 }
 
+/* C var max: a variable's cap, before the function's first block, like V. */
+static void rd_vcap(struct rd *r, struct hog_func *f, struct hog_vec *blocks, size_t len)
+{
+	long long max;
+	int var;
+
+	if (!f || blocks->n) {
+		rd_fail(r, "variable cap outside a function header");
+		return;
+	}
+	if (get_int(r, &var, 0, f->nvars - 1) || get_ll(r, &max, 0, 0x7fffffffffffffffLL))
+		return;
+	/* a table of caps per function, bought by payload bytes as names are */
+	if (!f->vcaps && (r->vbytes += (size_t)f->nvars * sizeof(long long)) >
+			 NAME_BUDGET * len + (1 << 20)) {
+		rd_fail(r, "more variables capped than a payload of this size can hold");
+		return;
+	}
+	hog_func_set_vcap(r->m, f, var, max);
+	if (!at_eol(r))
+		rd_fail(r, "trailing text");
+}
+
 /* A what line col type expr: before the function's first block, like V. */
 static void rd_annot(struct rd *r, struct hog_func *f, struct hog_vec *blocks)
 {
@@ -978,6 +1026,9 @@ static void rd_record(struct rd *r, struct hog_func **f, struct hog_vec *blocks,
 		break;
 	case 'V':
 		rd_vname(r, *f, blocks, len);
+		break;
+	case 'C':
+		rd_vcap(r, *f, blocks, len);
 		break;
 	case 'A':
 		rd_annot(r, *f, blocks);

@@ -176,6 +176,13 @@ struct hog_func {
 	int nvars;		/* variables are 0 .. nvars-1 */
 	const char **vnames;	/* source names of variables, NULL or "" if none */
 	int nvnames;		/* entries in vnames */
+	/*
+	 * The most variable N can be, from the frontend's caps (rules:
+	 * bound, constants and the arithmetic between them), -1 when
+	 * unknown; NULL when no variable has one.  "C var max" (docs/ir.md).
+	 */
+	long long *vcaps;
+	int nvcaps;		/* entries in vcaps */
 	int nannots;
 	struct hog_annot *annots;
 };
@@ -213,6 +220,9 @@ struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
 				   int header, int line, int col, long long bound,
 				   enum hog_loop_shape shape, int nblocks,
 				   const int *blocks);
+void hog_func_set_vcap(struct hog_module *m, struct hog_func *f, int var, long long max);
+/* The cap of variable var, -1 when none is known. */
+long long hog_func_vcap(const struct hog_func *f, int var);
 void hog_func_set_vname(struct hog_module *m, struct hog_func *f, int var,
 			const char *name);
 void hog_func_add_annot(struct hog_module *m, struct hog_func *f, enum hog_annot_kind kind,

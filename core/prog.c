@@ -630,6 +630,130 @@ static char *bound_reason(const struct hog_prog *prog, const struct hog_finding 
 			     b, max);
 }
 
+/* Callers named in a demotion's reason, the rest counted */
+#define CALLERS_SAID 3
+
+/* The most a call passes as argument arg: a constant, or a capped variable (IR C); -1 unknown. */
+static long long passed_cap(const struct hog_func *caller, const struct hog_event *ev, int arg)
+{
+	const struct hog_val *v = arg < ev->nargs ? &ev->args[arg] : NULL;
+
+	if (!v)
+		return -1;
+	if (v->kind == HV_CONST)
+		return v->cst >= 0 ? v->cst : -1;
+	if (v->kind == HV_VAR)
+		return hog_func_vcap(caller, v->var);
+	return -1;
+}
+
+/* Is fn's address a value anywhere in its unit (a call through a pointer we cannot see)? */
+static int address_taken(struct hog_prog *p, const struct fnode *fn)
+{
+	int i, b, e, k;
+
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		for (b = 0; b < n->f->nblocks; b++) {
+			const struct hog_block *bb = &n->f->blocks[b];
+
+			for (e = 0; e < bb->nev; e++)
+				for (k = 0; k < bb->ev[e].nargs; k++)
+					if (func_at(p, n->f, &bb->ev[e].args[k]) == fn)
+						return 1;
+			for (e = 0; e < bb->nphi; e++)
+				for (k = 0; k < bb->phi[e].n; k++)
+					if (func_at(p, n->f, &bb->phi[e].val[k]) == fn)
+						return 1;
+		}
+	}
+	return 0;
+}
+
+/* Does n call fn directly (build_edges())? */
+static int calls(const struct fnode *n, const struct fnode *fn)
+{
+	int k;
+
+	for (k = 0; k < n->ncallee; k++)
+		if (n->callee[k] == fn)
+			return 1;
+	return 0;
+}
+
+/*
+ * The most any caller passes as parameter param of a static function
+ * that is only called directly, appending the callers' names to b; -1
+ * if some caller's value is unknown, or there is none.
+ */
+static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int param,
+			     struct hog_buf *b)
+{
+	struct fnode *fn = resolve(p, f, f->name);
+	long long max = -1, m;
+	int i, bi, e, ncallers = 0;
+
+	if (!fn || fn->f != f || !f->is_static)
+		return -1;
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+		int named = 0;
+
+		if (!calls(n, fn))
+			continue;
+		for (bi = 0; bi < n->f->nblocks; bi++)
+			for (e = 0; e < n->f->blocks[bi].nev; e++) {
+				const struct hog_event *ev = &n->f->blocks[bi].ev[e];
+
+				if (ev->kind != HE_CALL || resolve(p, n->f, ev->callee) != fn)
+					continue;
+				if ((m = passed_cap(n->f, ev, param)) < 0)
+					return -1;
+				max = m > max ? m : max;
+				if (!named++ && ncallers++ < CALLERS_SAID)
+					hog_buf_printf(b, "%s%s()", ncallers > 1 ? ", " : "", n->f->name);
+			}
+	}
+	if (ncallers > CALLERS_SAID)
+		hog_buf_printf(b, " and %d more", ncallers - CALLERS_SAID);
+	/* last: it reads the whole program, and most callees failed already */
+	return max >= 0 && !address_taken(p, fn) ? max : -1;
+}
+
+/*
+ * "for (i = 0; i < count; i++)" under the holder's own lock, with count
+ * its parameter: its callers decide how long it is.  When every caller
+ * passes at most note-bound (rmqueue_bulk()'s only caller passes the
+ * pcp batch, at most 63), the loop is short on every way.  Malloc'ed,
+ * NULL if some way's count is not known to be that small.
+ */
+static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
+{
+	long long max = prog->rules->loop.note_bound, b = 0, m;
+	struct hog_buf names = { 0 };
+	char *r;
+	int i;
+
+	if (f->kind != HK_LOOP || max <= 0)
+		return NULL;
+	for (i = 0; i < f->npaths; i++) {
+		const struct hog_path *w = &f->paths[i];
+
+		names.len = 0;
+		if (w->count_param < 0 || !w->count_fn ||
+		    (m = callers_cap(prog, w->count_fn, w->count_param, &names)) < 0 || m > max) {
+			hog_buf_free(&names);
+			return NULL;
+		}
+		b = m > b ? m : b;
+	}
+	r = hog_xasprintf("its trip count is a parameter, and every caller passes at most %lld (%s; rules: loop note-bound=%lld)",
+			  b, names.len ? names.s : "", max);
+	hog_buf_free(&names);
+	return r;
+}
+
 /*
  * The score orders findings (highest first); the weights are policy,
  * in the catalogue's "rank" lines.  The severity is not: sleeping is
@@ -645,6 +769,8 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 
 	if (!why && !loop_why)
 		loop_why = bound_reason(prog, f);
+	if (!why && !loop_why)
+		loop_why = count_reason(prog, f);
 
 	f->score = score(prog, f);
 	if (loop_why) {

@@ -172,7 +172,8 @@ static int neg_when(const struct pmap *pm, const struct hog_when *w, struct hog_
 /*
  * Does a condition on a callee's argument hold at this call?  1 yes,
  * 0 no, -1 only our caller can tell: then *out is the condition on our
- * own parameter (gfp | __GFP_ZERO still sleeps as gfp does).
+ * own parameter (gfp | __GFP_ZERO still sleeps as gfp does).  A value
+ * the frontend capped (the IR's C record) is no more than its cap.
  */
 int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 		     struct hog_when *out)
@@ -210,6 +211,10 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 		out->arg = hog_expr_param(v->addr);
 		return -1;
 	}
+	/* a capped value (rmqueue_bulk(..., batch, ...) with batch <= 63): never above K */
+	if (v->kind == HV_VAR && w->op == '>' && (m = hog_func_vcap(fs->f, v->var)) >= 0 &&
+	    m <= w->val)
+		return 0;
 	if (v->kind == HV_VAR)
 		pm = pmap_get(fs, v->var);
 	if (pm && pm->neg)

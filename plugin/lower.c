@@ -221,6 +221,25 @@ static void store_guard_result(struct lower *L, struct hog_block *b, tree place,
 	e->args[1].var = var;
 }
 
+static long long value_cap(struct lower *L, tree v);
+
+/*
+ * An argument the callee may count with ("for (i = 0; i < count; i++)"):
+ * its cap travels in a C record, so that a caller passing a capped value
+ * tells the callee's "when argN > K" (docs/ir.md, section 4).
+ */
+static void arg_cap(struct lower *L, const struct hog_val *v)
+{
+	tree t;
+
+	if (v->kind != HV_VAR || v->var < 0 || (unsigned)v->var >= num_ssa_names ||
+	    hog_func_vcap(L->f, v->var) >= 0)
+		return;
+	t = ssa_name(v->var);
+	if (t && INTEGRAL_TYPE_P(TREE_TYPE(t)))
+		hog_func_set_vcap(L->m, L->f, v->var, value_cap(L, t));
+}
+
 static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
 {
 	tree fn = gimple_call_fndecl(call);
@@ -251,8 +270,10 @@ static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
 		n = 12;
 	e = hog_block_add_event(L->m, b, HE_CALL, L->line, L->col,
 				IDENTIFIER_POINTER(DECL_NAME(fn)), dst, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		e->args[i] = lh_value(L->m, gimple_call_arg(call, i));
+		arg_cap(L, &e->args[i]);
+	}
 	if (place)
 		store_guard_result(L, b, place, dst);
 }
@@ -1253,9 +1274,43 @@ static long long exit_count(class loop *loop, edge e)
  * field (folio_batch_count() <= 15, pcp->batch <= 63), and the
  * arithmetic between them.  Values are taken as not negative: counts,
  * sizes and orders.  -1 when unknown.
+ *
+ * A value that feeds itself round a loop ("limit >>= 1" on every round)
+ * is a phi met again while its own arguments are being capped.  Through
+ * operations that never raise a value (shifts right, divisions, MIN, MAX
+ * with a capped value, copies) every value of the cycle is at most the
+ * cycle's phi or an input from outside, so by induction the phi is at
+ * most the largest outside input.  Anything that can raise it (PLUS,
+ * MULT, LSHIFT of a cycle value) leaves it unknown.
  */
-#define CAP_DEPTH 8
+#define CAP_DEPTH 16		/* definitions followed from the value asked about */
+#define CAP_STEPS 512		/* values looked at per question: phi diamonds multiply */
 #define CAP_MAX (1LL << 40)
+#define CAP_NOCYC INT_MAX
+
+/*
+ * A value is at most max(max, the phi open at index cyc); cyc CAP_NOCYC:
+ * at most max.  max -1: unknown.
+ */
+struct cap {
+	long long max;
+	int cyc;
+};
+
+struct cap_walk {
+	int steps;
+	int nopen;
+	gphi *open[CAP_DEPTH + 1];	/* phis whose arguments are being capped */
+};
+
+static const struct cap cap_unknown = { -1, CAP_NOCYC };
+
+static struct cap cap_is(long long max)
+{
+	struct cap c = { max, CAP_NOCYC };
+
+	return max < 0 ? cap_unknown : c;
+}
 
 static long long field_cap(struct lower *L, tree ref)
 {
@@ -1266,80 +1321,158 @@ static long long field_cap(struct lower *L, tree ref)
 	return hog_rules_bound(L->rules, struct_tag(rec), IDENTIFIER_POINTER(DECL_NAME(field)));
 }
 
-static long long value_cap(struct lower *L, tree v, int depth);
+static struct cap walk_cap(struct lower *L, struct cap_walk *w, tree v, int depth);
 
-static long long cap_of_op(struct lower *L, enum tree_code code, long long a, long long b)
+/*
+ * READ_ONCE(pcp->batch): a volatile load through the field's address,
+ * written in place (MEM[&pcp->batch]) or first taken into an SSA name
+ * (_1 = &pcp->batch; MEM[_1]).  The field, or the reference unchanged.
+ */
+static tree loaded_place(tree ref)
+{
+	tree a = TREE_OPERAND(ref, 0);
+
+	if (!integer_zerop(TREE_OPERAND(ref, 1)))
+		return ref;
+	if (TREE_CODE(a) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(a)) {
+		gimple *d = SSA_NAME_DEF_STMT(a);
+
+		if (is_gimple_assign(d) && gimple_assign_single_p(d))
+			a = gimple_assign_rhs1(d);
+	}
+	return TREE_CODE(a) == ADDR_EXPR ? TREE_OPERAND(a, 0) : ref;
+}
+
+/* MIN (and AND): at most either side; a side without the cycle settles it. */
+static struct cap cap_min(struct cap a, struct cap b)
+{
+	if (a.max < 0)
+		return b;
+	if (b.max < 0)
+		return a;
+	if (a.cyc != b.cyc) {
+		if (a.cyc == CAP_NOCYC || b.cyc == CAP_NOCYC)
+			return a.cyc == CAP_NOCYC ? a : b;
+		return a;
+	}
+	a.max = MIN(a.max, b.max);
+	return a;
+}
+
+static struct cap cap_of_op(enum tree_code code, struct cap a, struct cap b)
 {
 	switch (code) {
 	case MIN_EXPR:
-		return a < 0 ? b : b < 0 ? a : MIN(a, b);
+	case BIT_AND_EXPR:
+		return cap_min(a, b);
 	case MAX_EXPR:
-		return a < 0 || b < 0 ? -1 : MAX(a, b);
-	case PLUS_EXPR:
-		return a < 0 || b < 0 || a + b > CAP_MAX ? -1 : a + b;
-	case MULT_EXPR:
-		return a < 0 || b < 0 || (b && a > CAP_MAX / b) ? -1 : a * b;
-	case LSHIFT_EXPR:
-		return a < 0 || b < 0 || b > 40 || (a << b) > CAP_MAX ? -1 : a << b;
+		if (a.max < 0 || b.max < 0)
+			return cap_unknown;
+		a.max = MAX(a.max, b.max);
+		a.cyc = MIN(a.cyc, b.cyc);
+		return a;
 	case RSHIFT_EXPR:
 	case TRUNC_DIV_EXPR:
 		return a;
-	case BIT_AND_EXPR:
-		return a < 0 ? b : b < 0 ? a : MIN(a, b);
 	default:
-		return -1;
+		break;
+	}
+	/* these can raise the value: a cycle through them has no cap */
+	if (a.max < 0 || b.max < 0 || a.cyc != CAP_NOCYC || b.cyc != CAP_NOCYC)
+		return cap_unknown;
+	switch (code) {
+	case PLUS_EXPR:
+		return cap_is(a.max + b.max > CAP_MAX ? -1 : a.max + b.max);
+	case MULT_EXPR:
+		return cap_is(b.max && a.max > CAP_MAX / b.max ? -1 : a.max * b.max);
+	case LSHIFT_EXPR:
+		return cap_is(b.max > 40 || (a.max << b.max) > CAP_MAX ? -1 : a.max << b.max);
+	default:
+		return cap_unknown;
 	}
 }
 
-static long long assign_cap(struct lower *L, gassign *as, int depth)
+static struct cap assign_cap(struct lower *L, struct cap_walk *w, gassign *as, int depth)
 {
 	enum tree_code code = gimple_assign_rhs_code(as);
 
 	if (gimple_assign_single_p(as) || CONVERT_EXPR_CODE_P(code))
-		return value_cap(L, gimple_assign_rhs1(as), depth + 1);
+		return walk_cap(L, w, gimple_assign_rhs1(as), depth + 1);
 	if (get_gimple_rhs_class(code) != GIMPLE_BINARY_RHS)
-		return -1;
-	return cap_of_op(L, code, value_cap(L, gimple_assign_rhs1(as), depth + 1),
-			 value_cap(L, gimple_assign_rhs2(as), depth + 1));
+		return cap_unknown;
+	return cap_of_op(code, walk_cap(L, w, gimple_assign_rhs1(as), depth + 1),
+			 walk_cap(L, w, gimple_assign_rhs2(as), depth + 1));
 }
 
-static long long value_cap(struct lower *L, tree v, int depth)
+/* A phi: the largest of its arguments; met again inside them, a cycle. */
+static struct cap phi_cap(struct lower *L, struct cap_walk *w, gphi *phi, int depth)
+{
+	struct cap m = { 0, CAP_NOCYC }, c;
+	int self = w->nopen, i;
+	unsigned k;
+
+	for (i = 0; i < w->nopen; i++)
+		if (w->open[i] == phi) {
+			m.cyc = i;
+			return m;
+		}
+	if (w->nopen == CAP_DEPTH + 1)
+		return cap_unknown;
+	w->open[w->nopen++] = phi;
+	for (k = 0; k < gimple_phi_num_args(phi); k++) {
+		c = walk_cap(L, w, gimple_phi_arg_def(phi, k), depth + 1);
+		if (c.max < 0) {
+			m = cap_unknown;
+			break;
+		}
+		m.max = MAX(m.max, c.max);
+		m.cyc = MIN(m.cyc, c.cyc);
+	}
+	w->nopen--;
+	/* a cycle back to this phi only: it is at most its outside inputs */
+	if (m.cyc >= self)
+		m.cyc = CAP_NOCYC;
+	return m;
+}
+
+static struct cap walk_cap(struct lower *L, struct cap_walk *w, tree v, int depth)
 {
 	gimple *d;
 
-	if (!v || depth > CAP_DEPTH)
-		return -1;
+	if (!v || depth > CAP_DEPTH || ++w->steps > CAP_STEPS)
+		return cap_unknown;
 	if (TREE_CODE(v) == INTEGER_CST)
-		return tree_fits_shwi_p(v) && tree_to_shwi(v) >= 0 ? tree_to_shwi(v) : -1;
-	/* READ_ONCE(pcp->batch): a volatile load through the field's address */
-	if (TREE_CODE(v) == MEM_REF && TREE_CODE(TREE_OPERAND(v, 0)) == ADDR_EXPR)
-		v = TREE_OPERAND(TREE_OPERAND(v, 0), 0);
+		return cap_is(tree_fits_shwi_p(v) ? tree_to_shwi(v) : -1);
+	if (TREE_CODE(v) == MEM_REF)
+		v = loaded_place(v);
 	if (TREE_CODE(v) == COMPONENT_REF)
-		return field_cap(L, v);
+		return cap_is(field_cap(L, v));
 	if (TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v))
-		return -1;
+		return cap_unknown;
 	d = SSA_NAME_DEF_STMT(v);
 	if (gcall *c = dyn_cast<gcall *>(d)) {
 		tree fn = gimple_call_fndecl(c);
 
-		return fn && DECL_NAME(fn) ?
-		       hog_rules_bound(L->rules, NULL, IDENTIFIER_POINTER(DECL_NAME(fn))) : -1;
+		return cap_is(fn && DECL_NAME(fn) ?
+			      hog_rules_bound(L->rules, NULL, IDENTIFIER_POINTER(DECL_NAME(fn))) : -1);
 	}
-	if (gphi *phi = dyn_cast<gphi *>(d)) {
-		long long m = -1, c;
-		unsigned i;
-
-		for (i = 0; i < gimple_phi_num_args(phi); i++) {
-			c = value_cap(L, gimple_phi_arg_def(phi, i), depth + 1);
-			if (c < 0)
-				return -1;
-			m = MAX(m, c);
-		}
-		return m;
-	}
+	if (gphi *phi = dyn_cast<gphi *>(d))
+		return phi_cap(L, w, phi, depth);
 	if (gassign *as = dyn_cast<gassign *>(d))
-		return assign_cap(L, as, depth);
-	return -1;
+		return assign_cap(L, w, as, depth);
+	return cap_unknown;
+}
+
+static long long value_cap(struct lower *L, tree v)
+{
+	struct cap_walk w;
+	struct cap c;
+
+	w.steps = 0;
+	w.nopen = 0;
+	c = walk_cap(L, &w, v, 0);
+	/* every phi opened was closed: no cycle is left open here */
+	return c.cyc == CAP_NOCYC ? c.max : -1;
 }
 
 /* The header phi t is, through copies and conversions; NULL if none. */
@@ -1368,6 +1501,29 @@ static HOST_WIDE_INT signed_step(tree type, HOST_WIDE_INT step)
 	return step;
 }
 
+/* The most a tested "i + k" may add to the counter i (order_scanned++ before the test) */
+#define IV_OFFSET_MAX 64
+
+/*
+ * "scanned++; ...; if (scanned >= limit) break;": the test is on the
+ * counter plus a small constant, not on the header phi.  The counter
+ * without it (a value at most the tested one), or t unchanged.
+ */
+static tree plus_base(tree t)
+{
+	gimple *d = t && TREE_CODE(t) == SSA_NAME ? SSA_NAME_DEF_STMT(t) : NULL;
+	tree k;
+	HOST_WIDE_INT off;
+
+	if (!d || !is_gimple_assign(d) || gimple_assign_rhs_code(d) != PLUS_EXPR)
+		return t;
+	k = gimple_assign_rhs2(d);
+	if (!const_value(k, &off))
+		return t;
+	off = signed_step(TREE_TYPE(k), off);
+	return off >= 0 && off <= IV_OFFSET_MAX ? gimple_assign_rhs1(d) : t;
+}
+
 /*
  * "for (i = 0; i < folio_batch_count(fb); i++)", "while (count--)" with
  * count capped: an exit on every round that tests an induction variable
@@ -1390,14 +1546,18 @@ static long long exit_cap(struct lower *L, class loop *loop, edge e)
 		tree iv = k ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
 		tree other = k ? gimple_cond_lhs(c) : gimple_cond_rhs(c);
 		gphi *phi = header_iv(loop, iv);
+		/* i + k >= cap leaves no later than i >= cap would, counting up */
+		bool plus = !phi && (phi = header_iv(loop, plus_base(iv)));
 
 		if (!phi || !phi_step(loop, phi, &step))
 			continue;
 		step = signed_step(TREE_TYPE(gimple_phi_result(phi)), step);
+		if (plus && step <= 0)
+			continue;
 		if (step > 0)
-			cap = value_cap(L, other, 0);
+			cap = value_cap(L, other);
 		else
-			cap = value_cap(L, PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)), 0);
+			cap = value_cap(L, PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)));
 		if (cap >= 0)
 			return cap / (step > 0 ? step : -step);
 	}

@@ -275,6 +275,7 @@ static void test_round_trip_text(void **state)
 		"T mm/page_alloc.c\n"
 		"F free_pcppages_bulk 1 mm/page_alloc.c 1450 2 3 zone count pcp\n"
 		"V 1 page\n"
+		"C 1 63\n"
 		"A m 1451 2 spinlock $0/zone.lock\n"
 		"A c 1451 20 mutex @m\n"
 		"B 1 1 -\n"
@@ -323,6 +324,11 @@ static void test_round_trip_text(void **state)
 	assert_int_equal(r->funcs[2]->blocks[3].cond, HC_LEZ);
 	assert_int_equal(r->funcs[2]->loops[0].bound_param, 0);
 	assert_int_equal(r->funcs[0]->loops[0].bound_param, -1);
+	/* caps: the one written, none for the others, none at all elsewhere */
+	assert_int_equal(hog_func_vcap(r->funcs[0], 1), 63);
+	assert_int_equal(hog_func_vcap(r->funcs[0], 0), -1);
+	assert_int_equal(hog_func_vcap(r->funcs[0], 5), -1);
+	assert_int_equal(hog_func_vcap(r->funcs[2], 1), -1);
 	hog_module_free(r);
 }
 
@@ -504,6 +510,11 @@ static void test_read_bad_structure(void **state)
 	expect_read_err(t, FN "B 0 -\nV 0 x\n",
 			"line 5: variable name outside a function header");
 	expect_read_err(t, FN "V 2 x\n", "line 4: bad number");
+	expect_read_err(t, HDR "C 0 1\n", "line 3: variable cap outside a function header");
+	expect_read_err(t, FN "B 0 -\nC 0 1\n", "line 5: variable cap outside a function header");
+	expect_read_err(t, FN "C 2 1\n", "line 4: bad number");
+	expect_read_err(t, FN "C 0 -1\n", "line 4: bad number");
+	expect_read_err(t, FN "C 0 1 x\n", "line 4: trailing text");
 	expect_read_err(t, HDR "X 1 2\n", "line 3: unknown record");
 	expect_read_err(t, HDR "Fx\n", "line 3: malformed line");
 	expect_read_err(t, HDR "F\n", "line 3: malformed line");
