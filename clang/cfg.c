@@ -845,13 +845,34 @@ static void loop_where(struct lc_fn *F, int h, const char *in, int *line, int *c
  * Caps (the plugin's value_cap(), rules/README.md "bound"): the most a
  * value can be, from constants, the rules' caps of a call's result or a
  * field, and the operations between them; values are taken as not
- * negative.  A phi that feeds itself through operations that never
- * raise it (limit >>= 1 round the loop) is capped by its other inputs.
- * -1 unknown; CAP_SELF: the phi being capped, met again.
+ * negative.  A cycle of phis (limit >>= 1 round the loop) is capped by
+ * its inputs from outside when every operation on it lowers the value;
+ * one that may raise it (+=) is unknown.  A struct cap carries, besides
+ * the most its inputs from outside give (-1 unknown, CAP_NONE none yet),
+ * the outermost phi being capped that it reaches again (0 none).
  */
-#define CAP_DEPTH 12
+#define CAP_DEPTH 16
 #define CAP_MAX (1LL << 40)
-#define CAP_SELF (-2)
+#define CAP_NONE (-2)
+
+struct cap {
+	long long max;
+	int cyc;	/* lc_phi.capping of the phi the cycle closes at, 0 none */
+};
+
+static struct cap cap_of(long long max, int cyc)
+{
+	struct cap c = { max, cyc };
+
+	return c;
+}
+
+static int cyc_of(struct cap a, struct cap b)
+{
+	if (!a.cyc || !b.cyc)
+		return a.cyc ? a.cyc : b.cyc;
+	return a.cyc < b.cyc ? a.cyc : b.cyc;
+}
 
 static long long field_cap(struct lc_fn *F, const char *a)
 {
@@ -864,84 +885,101 @@ static long long field_cap(struct lc_fn *F, const char *a)
 	return hog_rules_bound(F->rules, tag, dot + 1);
 }
 
-static long long cap_of_op(int op, long long a, long long b)
+static struct cap cap_op(int op, struct cap a, struct cap b)
 {
-	if (a == CAP_SELF || b == CAP_SELF) {
-		/* the cycle's value only lowered: its other inputs cap it */
-		if (op == CXBinaryOperator_Shr || op == CXBinaryOperator_Div)
-			return a == CAP_SELF ? CAP_SELF : -1;
-		if (op == CXBinaryOperator_And)
-			return a == CAP_SELF ? (b >= 0 ? b : CAP_SELF) : (a >= 0 ? a : CAP_SELF);
-		return -1;
+	int cyc = cyc_of(a, b);
+
+	/* x >> y, x / y: at most x, whatever y is */
+	if (op == CXBinaryOperator_Shr || op == CXBinaryOperator_Div)
+		return a;
+	if (a.max == -1 || b.max == -1) {
+		/* x & K is at most K, whatever x is */
+		if (op == CXBinaryOperator_And && (a.max >= 0 || b.max >= 0) && !(a.cyc && b.cyc))
+			return cap_of(a.max >= 0 ? a.max : b.max, 0);
+		return cap_of(-1, 0);
 	}
 	switch (op) {
-	case CXBinaryOperator_Add:
-		return a < 0 || b < 0 || a + b > CAP_MAX ? -1 : a + b;
-	case CXBinaryOperator_Mul:
-		return a < 0 || b < 0 || (b && a > CAP_MAX / b) ? -1 : a * b;
-	case CXBinaryOperator_Shl:
-		return a < 0 || b < 0 || b > 40 || (a << b) > CAP_MAX ? -1 : a << b;
-	case CXBinaryOperator_Shr:
-	case CXBinaryOperator_Div:
-		return a;
 	case CXBinaryOperator_And:
-		return a < 0 ? b : b < 0 ? a : (a < b ? a : b);
+		if (a.max >= 0 && b.max >= 0)
+			return cap_of(a.max < b.max ? a.max : b.max, cyc);
+		return a.max >= 0 ? a : b;
+	case CXBinaryOperator_Add:
+	case CXBinaryOperator_Mul:
+	case CXBinaryOperator_Shl:
+		/* may raise a value round a cycle: no cap */
+		if (cyc || a.max < 0 || b.max < 0)
+			return cap_of(-1, 0);
+		if (op == CXBinaryOperator_Add)
+			return cap_of(a.max + b.max > CAP_MAX ? -1 : a.max + b.max, 0);
+		if (op == CXBinaryOperator_Mul)
+			return cap_of(b.max && a.max > CAP_MAX / b.max ? -1 : a.max * b.max, 0);
+		return cap_of(b.max > 40 || (a.max << b.max) > CAP_MAX ? -1 : a.max << b.max, 0);
 	default:
-		return -1;
+		return cap_of(-1, 0);
 	}
 }
 
-static long long value_cap(struct lc_fn *F, struct hog_val v, int self, int depth);
+static struct cap value_cap(struct lc_fn *F, struct hog_val v, int depth);
 
-static long long phi_cap(struct lc_fn *F, int pi, int self, int depth)
+static struct cap phi_cap(struct lc_fn *F, int pi, int depth)
 {
 	struct lc_phi *p = &F->phi[pi];
-	long long m = -1, c;
-	int i, any = 0, selves = 0;
+	struct cap r = { CAP_NONE, 0 }, c;
+	int i;
 
-	if (self < 0)
-		self = pi;
-	else if (pi == self)
-		return CAP_SELF;
+	if (p->capping)
+		return cap_of(CAP_NONE, p->capping);
+	p->capping = depth + 1;
 	for (i = 0; i < p->n; i++) {
-		c = value_cap(F, p->val[i], self, depth + 1);
-		if (c == CAP_SELF) {
-			selves++;
-			continue;
+		c = value_cap(F, p->val[i], depth + 1);
+		if (c.max == -1) {
+			r = c;
+			break;
 		}
-		if (c < 0)
-			return -1;
-		m = m > c ? m : c;
-		any = 1;
+		if (c.max > r.max)
+			r.max = c.max;
+		r.cyc = cyc_of(r, c);
 	}
-	return any ? m : selves ? CAP_SELF : -1;
+	/* the cycle closes here: what came from outside caps it */
+	if (r.cyc == p->capping)
+		r.cyc = 0;
+	p->capping = 0;
+	return r;
 }
 
-static long long value_cap(struct lc_fn *F, struct hog_val v, int self, int depth)
+static struct cap value_cap(struct lc_fn *F, struct hog_val v, int depth)
 {
 	struct lc_var *x;
 
 	v = resolve(F, v);
 	if (depth > CAP_DEPTH)
-		return -1;
+		return cap_of(-1, 0);
 	if (v.kind == HV_CONST)
-		return v.cst >= 0 ? v.cst : -1;
+		return cap_of(v.cst >= 0 ? v.cst : -1, 0);
 	if (v.kind != HV_VAR)
-		return -1;
+		return cap_of(-1, 0);
 	x = &F->var[v.var];
 	if (x->kind == VK_PHI)
-		return phi_cap(F, x->phi, self, depth);
+		return phi_cap(F, x->phi, depth);
 	if (x->kind == VK_CALL)
-		return x->callee ? hog_rules_bound(F->rules, NULL, x->callee) : -1;
+		return cap_of(x->callee ? hog_rules_bound(F->rules, NULL, x->callee) : -1, 0);
 	if (x->kind == VK_LOAD)
-		return field_cap(F, x->load);
+		return cap_of(field_cap(F, x->load), 0);
 	if (x->kind == VK_ADD)
-		return x->step < 0 ? -1 : cap_of_op(CXBinaryOperator_Add,
-				value_cap(F, x->arg0, self, depth + 1), x->step);
+		return x->step < 0 ? cap_of(-1, 0) :
+		       cap_op(CXBinaryOperator_Add, value_cap(F, x->arg0, depth + 1),
+			      cap_of(x->step, 0));
 	if (!x->cop)
-		return -1;
-	return cap_of_op(x->cop, value_cap(F, x->ca, self, depth + 1),
-			 value_cap(F, x->cb, self, depth + 1));
+		return cap_of(-1, 0);
+	return cap_op(x->cop, value_cap(F, x->ca, depth + 1), value_cap(F, x->cb, depth + 1));
+}
+
+/* the cap of v, -1 when unknown */
+static long long cap_value(struct lc_fn *F, struct hog_val v)
+{
+	struct cap c = value_cap(F, v, 0);
+
+	return c.cyc || c.max < 0 ? -1 : c.max;
 }
 
 /* a header phi's step round the loop (x = x + CST), whatever it starts at */
@@ -993,7 +1031,7 @@ static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const i
 		pi = header_phi(F, iv, h);
 		if (pi < 0 || !phi_step_only(F, pi, in, &step) || step <= 0)
 			continue;
-		cap = value_cap(F, other, -1, 0);
+		cap = cap_value(F, other);
 		if (cap >= 0)
 			return cap / step;
 	}
@@ -1172,6 +1210,19 @@ static struct hog_val ret_val(struct lc_fn *F, struct hog_val v)
 	return fix_val(F, v);
 }
 
+/* A call's integer argument with a cap: a C record (the plugin's arg_cap()). */
+static void arg_cap(struct lc_fn *F, struct hog_func *f, const struct hog_val *v)
+{
+	long long cap;
+
+	if (v->kind != HV_VAR || v->var < 0 || v->var >= f->nvars || F->var[v->var].ptr ||
+	    hog_func_vcap(f, v->var) >= 0)
+		return;
+	cap = cap_value(F, *v);
+	if (cap >= 0)
+		hog_func_set_vcap(F->m, f, v->var, cap);
+}
+
 static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *seen,
 		      const int *map)
 {
@@ -1185,8 +1236,11 @@ static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *se
 		struct hog_event *he = hog_block_add_event(F->m, hb, e->kind, e->line, e->col,
 							   e->callee, e->dst, e->nargs);
 
-		for (j = 0; j < e->nargs; j++)
+		for (j = 0; j < e->nargs; j++) {
 			he->args[j] = e->kind == HE_RETURN ? ret_val(F, e->a[j]) : fix_val(F, e->a[j]);
+			if (e->kind == HE_CALL)
+				arg_cap(F, f, &he->args[j]);
+		}
 	}
 	for (i = 0; i < lb->nsucc; i++)
 		succ[i] = map[lb->succ[i]];

@@ -32,6 +32,7 @@ struct lc_phi {
 	struct hog_val *val;
 	int dead;		/* trivial: replaced by repl */
 	struct hog_val repl;
+	int capping;		/* its cap being asked (cfg.c, phi_cap()) */
 };
 
 /* a comparison ending a block, for loop bounds: succ[0] when l OP r holds */
