@@ -1066,6 +1066,32 @@ static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *i
  * -1 (the plugin's exit_param(): a header phi from 0 stepping by +1,
  * tested by <, !=, >= or == against the parameter's value).
  */
+/* iv a header phi from parameter N down by one round the loop: N, else -1 */
+static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in)
+{
+	struct lc_phi *p;
+	long long step;
+	int h, pi = -1, i, param = -1;
+
+	for (h = 0; h < F->nb && pi < 0; h++)
+		if (in[h])
+			pi = header_phi(F, iv, h);
+	if (pi < 0 || !phi_step_only(F, pi, in, &step) || step != -1)
+		return -1;
+	p = &F->phi[pi];
+	for (i = 0; i < p->n; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+
+		if (in[p->pred[i]])
+			continue;
+		if (v.kind != HV_ADDR || v.addr[0] != '$' || strpbrk(v.addr + 1, "/^[#R") ||
+		    (param >= 0 && param != atoi(v.addr + 1)))
+			return -1;
+		param = atoi(v.addr + 1);
+	}
+	return param;
+}
+
 static int exit_param(struct lc_fn *F, int b, const char *in)
 {
 	struct lc_blk *bl = &F->b[b];
@@ -1079,6 +1105,11 @@ static int exit_param(struct lc_fn *F, int b, const char *in)
 		struct hog_val n = resolve(F, k ? bl->cmp.l : bl->cmp.r);
 		int op = k ? swap_op(bl->cmp.op) : bl->cmp.op;
 
+		/* while (order-- > 0), while (n--): from the parameter down by one */
+		if (n.kind == HV_CONST && !n.cst && (op == CXBinaryOperator_NE ||
+		    op == CXBinaryOperator_GT || op == CXBinaryOperator_EQ ||
+		    op == CXBinaryOperator_LE) && (h = down_from_param(F, iv, in)) >= 0)
+			return h;
 		if (op != CXBinaryOperator_LT && op != CXBinaryOperator_GE &&
 		    op != CXBinaryOperator_NE && op != CXBinaryOperator_EQ)
 			continue;

@@ -1806,6 +1806,21 @@ static long long table_cap(struct lower *L, class loop *loop)
  * a header phi that starts at 0 and steps by +1 against n (through
  * copies and casts).
  */
+/* A header phi that starts at parameter N and steps down by one: N, else -1. */
+static int down_from_param(struct lower *L, class loop *loop, gphi *phi)
+{
+	HOST_WIDE_INT step;
+	struct hog_val n;
+
+	if (!phi_step(loop, phi, &step) ||
+	    signed_step(TREE_TYPE(gimple_phi_result(phi)), step) != -1)
+		return -1;
+	n = lh_value(L->m, PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)));
+	if (n.kind != HV_ADDR || hog_expr_param(n.addr) < 0 || strpbrk(n.addr + 1, "/^#["))
+		return -1;
+	return hog_expr_param(n.addr);
+}
+
 static int exit_param(struct lower *L, class loop *loop, edge e)
 {
 	gimple *last = last_stmt(e->src);
@@ -1825,6 +1840,14 @@ static int exit_param(struct lower *L, class loop *loop, edge e)
 
 		if (k)
 			code = swap_tree_comparison(code);
+		/* while (order-- > 0), while (n--): n rounds from the parameter down */
+		if (phi && integer_zerop(k ? gimple_cond_lhs(c) : gimple_cond_rhs(c)) &&
+		    (code == NE_EXPR || code == GT_EXPR || code == EQ_EXPR || code == LE_EXPR)) {
+			int p = down_from_param(L, loop, phi);
+
+			if (p >= 0)
+				return p;
+		}
 		/* i < n, i != n (i >= n, i == n the exit's way): n rounds */
 		if (code != LT_EXPR && code != GE_EXPR && code != NE_EXPR && code != EQ_EXPR)
 			continue;
