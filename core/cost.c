@@ -283,6 +283,12 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 		c->when.arg = set->t[0].pc_param;
 		c->when.op = set->t[0].pc_op;
 		c->when.val = mask;
+		/*
+		 * A test of the whole value: callers pass counts and
+		 * results as often as constants, and one whose value the
+		 * analysis cannot read keeps the cost.
+		 */
+		c->when.inferred = mask == PC_NONZERO;
 	}
 }
 
@@ -580,6 +586,17 @@ static void loop_cost_at(struct fs *fs, const struct tset *set, struct hog_cost 
 	hog_vec_push(&fs->nested, n);
 }
 
+/*
+ * A test of our parameter's whole value against zero (if (!on)): like a
+ * sign, the locks held here see the cost, and callers passing a
+ * constant decide it for theirs.
+ */
+static int whole_value(const struct hog_when *w)
+{
+	return w->arg >= 0 && (w->op == '&' || w->op == '~') && w->val == PC_NONZERO &&
+	       w->inferred;
+}
+
 static int sign_op(char op)
 {
 	return op == '>' || op == '<';
@@ -624,7 +641,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		 * the locks held here see the cost unless the value says
 		 * otherwise, and callers that pass a known value still decide it.
 		 */
-		if (ok != 1 && !sign_op(cond.op))
+		if (ok != 1 && !sign_op(cond.op) && !whole_value(&cond))
 			eng_cost_for_callers(fs, c);
 		else if (c->kind == HK_LOOP)
 			loop_cost_at(fs, set, c);

@@ -178,6 +178,20 @@ static int sign_edge(struct tup *t, const struct hog_block *b, int si)
 	return 1;
 }
 
+/*
+ * Does a test of a parameter (kind FK_PMASK: its bits; FK_PARAM: the
+ * whole value against zero) become the path's condition?  The first one
+ * does; a bits test also replaces an earlier test of a whole value
+ * ("if (!nr) return;" before "if (flags & FGP_LOCK)"), which says less
+ * about what the flags decide.
+ */
+static int pc_takes(const struct tup *t, int kind)
+{
+	if (t->pc_param < 0)
+		return 1;
+	return kind == FK_PMASK && t->pc_mask == PC_NONZERO;
+}
+
 static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -194,9 +208,9 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			int want_nz = (b->cond == HC_NEZ) == (si == 0);
 			int kind = f ? f->kind : FK_NONE;
 
-			if (kind == FK_PMASK && t.pc_param < 0) {
+			if ((kind == FK_PMASK || kind == FK_PARAM) && pc_takes(&t, kind)) {
 				t.pc_param = f->irq;
-				t.pc_mask = f->mask;
+				t.pc_mask = kind == FK_PARAM ? PC_NONZERO : f->mask;
 				t.pc_op = want_nz ? '&' : '~';
 			}
 			if (kind == FK_POR)
@@ -714,10 +728,13 @@ static void note_edge_conds(struct fs *fs, int bno, const struct tset *out)
 	for (i = 0; i < out->n && e.state > 0; i++) {
 		const struct fact *f = fact_get(&out->t[i], b->cond_var);
 
-		if (!f || f->kind != FK_PMASK || (i && (f->irq != e.param || f->mask != e.mask)))
+		long long mask = f && f->kind == FK_PARAM ? PC_NONZERO : f ? f->mask : 0;
+
+		if (!f || (f->kind != FK_PMASK && f->kind != FK_PARAM) ||
+		    (i && (f->irq != e.param || mask != e.mask)))
 			e.state = -1;
 		else
-			e.param = f->irq, e.mask = f->mask;
+			e.param = f->irq, e.mask = mask;
 	}
 	e.op = b->cond == HC_NEZ ? '&' : '~';
 	fs->econd[2 * bno] = e;

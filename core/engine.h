@@ -148,6 +148,12 @@ struct pmap {
  * (param & mask) != 0 (op '&') or == 0 (op '~'), or param > mask (op
  * '>') or param < mask (op '<': a sign test).
  */
+/*
+ * The mask of a test of a parameter's whole value against zero (if (on),
+ * if (!nonblock)): "param & PC_NONZERO" is non-zero iff param is.
+ */
+#define PC_NONZERO (-1LL)
+
 struct econd {
 	int state;		/* 0 not seen, 1 known, -1 not about a parameter */
 	int param;
