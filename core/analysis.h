@@ -80,6 +80,12 @@ struct hog_lockfx {
 	int irqsave;		/* taken with an irqsave: its release may restore IRQs */
 	int cond;		/* 0 always; 1 iff it returns non-zero; 2 iff zero */
 	int irqoff;		/* every return that holds it has IRQs off */
+	/*
+	 * The field it was stored in, as every return that holds it
+	 * knows it (q->lock_ptr = &hb->lock in futex_q_lock()): the
+	 * caller's spin_unlock(q.lock_ptr) gives it up.  NULL if none.
+	 */
+	const char *alias;
 };
 
 struct hog_summary {

@@ -277,7 +277,8 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 
 	for (i = 0; i < s->nacq; i++) {
 		const struct hog_lockfx *a = &s->acq[i];
-		long long w[] = { (long long)(size_t)a->expr, a->cond, a->irqsave, a->irqoff };
+		long long w[] = { (long long)(size_t)a->expr, a->cond, a->irqsave, a->irqoff,
+				  (long long)(size_t)a->alias };
 
 		h = hog_hash64(w, sizeof(w), h);
 	}
