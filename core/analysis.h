@@ -69,7 +69,21 @@ struct hog_cost {
 	 * from the rules), when no callee loop is folded into it; 0 none.
 	 */
 	long long bound;
+	/*
+	 * HOG_CTX_*: contexts a test on the way ruled out (rules:
+	 * context-test): a caller in one of them never reaches the cost.
+	 */
+	int ctxclear;
 };
+
+/*
+ * What a context test's zero result rules out: a softirq callback, a
+ * hard IRQ callback, a spinning lock or preemption off, IRQs off.
+ */
+#define HOG_CTX_NOT_SOFTIRQ 1
+#define HOG_CTX_NOT_HARDIRQ 2
+#define HOG_CTX_NOT_ATOMIC 4
+#define HOG_CTX_IRQS_ON 8
 
 /* A lock a function leaves held (acquires) for its caller. */
 struct hog_lockfx {

@@ -39,6 +39,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->irqs_off = tail->irqs_off;
 		c->irq_on = tail->irq_on;
 		c->batched = tail->batched;
+		c->ctxclear = tail->ctxclear;
 		c->inner = tail->inner;
 		c->preempt_ok = tail->preempt_ok;
 		c->nest = tail->nest;
@@ -205,6 +206,8 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 		return;
 	if (t->pf > 0 && c->cls && !strcmp(c->cls, HOG_CLS_FAULT))
 		return;		/* faults off: the copy fails instead of sleeping */
+	if (ctx_excluded(t, c->ctxclear))
+		return;		/* a context test on the way rules this path's context out */
 	if ((c->irq_on && t->irq == HOG_IRQ_OFF) || (c->preempt_ok && t->preempt > 0)) {
 		tt = *t;
 		/* the callee turned IRQs back on before the cost */
@@ -372,11 +375,12 @@ static void given_up(struct fs *fs, const struct tset *set, struct hog_cost *c)
 /* What every path, or some path, to the cost says about IRQs and batching. */
 static void path_flags(const struct tset *set, struct hog_cost *c)
 {
-	int i, alloff = set->n > 0, allbatched = set->n > 0;
+	int i, alloff = set->n > 0, allbatched = set->n > 0, clear = ~0;
 
 	for (i = 0; i < set->n; i++) {
 		const struct tup *t = &set->t[i];
 
+		clear &= t->ctxclear;
 		if (t->irq != HOG_IRQ_OFF)
 			alloff = 0;
 		if (!t->batched)
@@ -392,6 +396,8 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 		c->irqs_off = 1;
 	if (allbatched)
 		c->batched = 1;
+	if (set->n)
+		c->ctxclear |= clear;
 }
 
 /*

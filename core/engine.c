@@ -116,6 +116,7 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 			if (fs->recording)
 				call_costs(fs, set, &cv);
 			apply_call(fs, set, &cv);
+			ctx_test_call(fs, set, e);
 			break;
 		case HE_ICALL:
 			if (fs->recording) {
@@ -213,9 +214,12 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 				t.pc_mask = kind == FK_PARAM ? PC_NONZERO : f->mask;
 				t.pc_op = want_nz ? '&' : '~';
 			}
+			if (kind == FK_CTX && !ctx_test_edge(fs, &t, f, want_nz))
+				continue;
 			if (kind == FK_POR)
 				kind = f->mask ? FK_NONZERO : FK_NONE;
-			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP)
+			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP ||
+			    kind == FK_CTX)
 				kind = FK_NONE;
 			if (want_nz && kind == FK_ZERO)
 				continue;

@@ -720,7 +720,7 @@ static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *
 	return 1;
 }
 
-void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+static void assign_facts(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	int i;
 
@@ -799,4 +799,11 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		}
 		fact_set(t, e->dst, k, irq);
 	}
+}
+
+void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	assign_facts(fs, set, e);
+	/* a context test's result, masked or negated: what its tests rule out */
+	ctx_test_assign(fs, set, e);
 }
