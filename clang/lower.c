@@ -233,6 +233,15 @@ static int is_signed_int(CXType t)
 	       t.kind == CXType_Int || t.kind == CXType_Long || t.kind == CXType_LongLong;
 }
 
+/* integers and bool and enums: what a test of a whole parameter's value is on */
+static int is_int_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_Bool || t.kind == CXType_Enum ||
+	       (t.kind >= CXType_Char_U && t.kind <= CXType_Int128 && t.kind != CXType_Char16 &&
+		t.kind != CXType_Char32 && t.kind != CXType_WChar) || is_signed_int(t);
+}
+
 static int is_unsigned_int(CXType t)
 {
 	t = clang_getCanonicalType(t);
@@ -1756,6 +1765,28 @@ static void branch(struct lc_fn *F, int t, int f)
 	F->cur = -1;
 }
 
+/*
+ * if (!on) on an integer parameter as it came in: an "=" copy of its
+ * value into the test's variable first, as the plugin does, so the core
+ * knows the test is on that parameter.
+ */
+static void param_copy(struct lc_fn *F, struct hog_val pv, struct hog_val tv)
+{
+	struct lc_ev *ev;
+	int i;
+
+	if (tv.kind != HV_VAR || pv.addr[0] != '$' || strpbrk(pv.addr, "/^[#"))
+		return;
+	for (i = 0; i < F->nloc; i++)
+		if (F->loc[i].param == atoi(pv.addr + 1))
+			break;
+	if (i == F->nloc || F->loc[i].ptr ||
+	    !is_int_type(clang_getCursorType(F->loc[i].decl)))
+		return;
+	ev = lc_emit(F, HE_ASSIGN, "=", tv.var, 1);
+	ev->a[0] = pv;
+}
+
 /* a test of v against zero: succ[0] when it is not zero */
 static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 {
@@ -1766,7 +1797,10 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 	b->cmp.l = v;
 	b->cmp.r = cval(0);
 	if (v.kind == HV_ADDR) {
+		struct hog_val pv = v;
+
 		v = lc_varval(lc_test_var(F, v.addr));
+		param_copy(F, pv, v);
 		b = &F->b[h];
 	}
 	if (v.kind == HV_VAR) {

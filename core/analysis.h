@@ -70,7 +70,21 @@ struct hog_cost {
 	 */
 	long long bound;
 	int scales;		/* loops: a walk over a container that grows (rules: scales) */
+	/*
+	 * HOG_CTX_*: contexts a test on the way ruled out (rules:
+	 * context-test): a caller in one of them never reaches the cost.
+	 */
+	int ctxclear;
 };
+
+/*
+ * What a context test's zero result rules out: a softirq callback, a
+ * hard IRQ callback, a spinning lock or preemption off, IRQs off.
+ */
+#define HOG_CTX_NOT_SOFTIRQ 1
+#define HOG_CTX_NOT_HARDIRQ 2
+#define HOG_CTX_NOT_ATOMIC 4
+#define HOG_CTX_IRQS_ON 8
 
 /* A lock a function leaves held (acquires) for its caller. */
 struct hog_lockfx {
@@ -81,6 +95,12 @@ struct hog_lockfx {
 	int irqsave;		/* taken with an irqsave: its release may restore IRQs */
 	int cond;		/* 0 always; 1 iff it returns non-zero; 2 iff zero */
 	int irqoff;		/* every return that holds it has IRQs off */
+	/*
+	 * The field it was stored in, as every return that holds it
+	 * knows it (q->lock_ptr = &hb->lock in futex_q_lock()): the
+	 * caller's spin_unlock(q.lock_ptr) gives it up.  NULL if none.
+	 */
+	const char *alias;
 };
 
 struct hog_summary {

@@ -39,6 +39,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->irqs_off = tail->irqs_off;
 		c->irq_on = tail->irq_on;
 		c->batched = tail->batched;
+		c->ctxclear = tail->ctxclear;
 		c->inner = tail->inner;
 		c->preempt_ok = tail->preempt_ok;
 		c->nest = tail->nest;
@@ -206,6 +207,8 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 		return;
 	if (t->pf > 0 && c->cls && !strcmp(c->cls, HOG_CLS_FAULT))
 		return;		/* faults off: the copy fails instead of sleeping */
+	if (ctx_excluded(t, c->ctxclear))
+		return;		/* a context test on the way rules this path's context out */
 	if ((c->irq_on && t->irq == HOG_IRQ_OFF) || (c->preempt_ok && t->preempt > 0)) {
 		tt = *t;
 		/* the callee turned IRQs back on before the cost */
@@ -292,6 +295,12 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 		c->when.arg = set->t[0].pc_param;
 		c->when.op = set->t[0].pc_op;
 		c->when.val = mask;
+		/*
+		 * A test of the whole value: callers pass counts and
+		 * results as often as constants, and one whose value the
+		 * analysis cannot read keeps the cost.
+		 */
+		c->when.inferred = mask == PC_NONZERO;
 	}
 }
 
@@ -375,11 +384,12 @@ static void given_up(struct fs *fs, const struct tset *set, struct hog_cost *c)
 /* What every path, or some path, to the cost says about IRQs and batching. */
 static void path_flags(const struct tset *set, struct hog_cost *c)
 {
-	int i, alloff = set->n > 0, allbatched = set->n > 0;
+	int i, alloff = set->n > 0, allbatched = set->n > 0, clear = ~0;
 
 	for (i = 0; i < set->n; i++) {
 		const struct tup *t = &set->t[i];
 
+		clear &= t->ctxclear;
 		if (t->irq != HOG_IRQ_OFF)
 			alloff = 0;
 		if (!t->batched)
@@ -395,6 +405,8 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 		c->irqs_off = 1;
 	if (allbatched)
 		c->batched = 1;
+	if (set->n)
+		c->ctxclear |= clear;
 }
 
 /*
@@ -589,6 +601,17 @@ static void loop_cost_at(struct fs *fs, const struct tset *set, struct hog_cost 
 	hog_vec_push(&fs->nested, n);
 }
 
+/*
+ * A test of our parameter's whole value against zero (if (!on)): like a
+ * sign, the locks held here see the cost, and callers passing a
+ * constant decide it for theirs.
+ */
+static int whole_value(const struct hog_when *w)
+{
+	return w->arg >= 0 && (w->op == '&' || w->op == '~') && w->val == PC_NONZERO &&
+	       w->inferred;
+}
+
 static int sign_op(char op)
 {
 	return op == '>' || op == '<';
@@ -633,7 +656,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		 * the locks held here see the cost unless the value says
 		 * otherwise, and callers that pass a known value still decide it.
 		 */
-		if (ok != 1 && !sign_op(cond.op))
+		if (ok != 1 && !sign_op(cond.op) && !whole_value(&cond))
 			eng_cost_for_callers(fs, c);
 		else if (c->kind == HK_LOOP)
 			loop_cost_at(fs, set, c);

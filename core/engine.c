@@ -116,6 +116,7 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 			if (fs->recording)
 				call_costs(fs, set, &cv);
 			apply_call(fs, set, &cv);
+			ctx_test_call(fs, set, e);
 			break;
 		case HE_ICALL:
 			if (fs->recording) {
@@ -206,6 +207,20 @@ static void phi_cst(struct fs *fs, struct tup *t, const struct tup *before,
 		fact_copy(t, p->dst, f);
 }
 
+/*
+ * Does a test of a parameter (kind FK_PMASK: its bits; FK_PARAM: the
+ * whole value against zero) become the path's condition?  The first one
+ * does; a bits test also replaces an earlier test of a whole value
+ * ("if (!nr) return;" before "if (flags & FGP_LOCK)"), which says less
+ * about what the flags decide.
+ */
+static int pc_takes(const struct tup *t, int kind)
+{
+	if (t->pc_param < 0)
+		return 1;
+	return kind == FK_PMASK && t->pc_mask == PC_NONZERO;
+}
+
 static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct tset *dst)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -222,20 +237,17 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			int want_nz = (b->cond == HC_NEZ) == (si == 0);
 			int kind = f ? f->kind : FK_NONE;
 
-			/*
-			 * The first test of a parameter's bits on the path; a
-			 * bare "if (drain)" (every bit) gives way to a later
-			 * test of particular bits (gfp & __GFP_DIRECT_RECLAIM).
-			 */
-			if ((kind == FK_PMASK || kind == FK_PARAM) &&
-			    (t.pc_param < 0 || (t.pc_mask == -1 && kind == FK_PMASK))) {
+			if ((kind == FK_PMASK || kind == FK_PARAM) && pc_takes(&t, kind)) {
 				t.pc_param = f->irq;
-				t.pc_mask = kind == FK_PMASK ? f->mask : -1;
+				t.pc_mask = kind == FK_PARAM ? PC_NONZERO : f->mask;
 				t.pc_op = want_nz ? '&' : '~';
 			}
+			if (kind == FK_CTX && !ctx_test_edge(fs, &t, f, want_nz))
+				continue;
 			if (kind == FK_POR)
 				kind = f->mask ? FK_NONZERO : FK_NONE;
-			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP)
+			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP ||
+			    kind == FK_CTX)
 				kind = FK_NONE;
 			if (want_nz && kind == FK_ZERO)
 				continue;
@@ -753,10 +765,13 @@ static void note_edge_conds(struct fs *fs, int bno, const struct tset *out)
 	for (i = 0; i < out->n && e.state > 0; i++) {
 		const struct fact *f = fact_get(&out->t[i], b->cond_var);
 
-		if (!f || f->kind != FK_PMASK || (i && (f->irq != e.param || f->mask != e.mask)))
+		long long mask = f && f->kind == FK_PARAM ? PC_NONZERO : f ? f->mask : 0;
+
+		if (!f || (f->kind != FK_PMASK && f->kind != FK_PARAM) ||
+		    (i && (f->irq != e.param || mask != e.mask)))
 			e.state = -1;
 		else
-			e.param = f->irq, e.mask = f->mask;
+			e.param = f->irq, e.mask = mask;
 	}
 	e.op = b->cond == HC_NEZ ? '&' : '~';
 	fs->econd[2 * bno] = e;

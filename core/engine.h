@@ -54,7 +54,13 @@
  * FK_POS one), FK_NONPOS zero or that (the negation of a count, "negu").
  */
 enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM, FK_POR, FK_PKEEP,
-       FK_SMALL, FK_POS, FK_NEG, FK_NONPOS };
+       FK_SMALL, FK_POS, FK_NEG, FK_NONPOS, FK_CTX };
+
+/*
+ * FK_CTX: a context test's result (rules: context-test), masked by
+ * fact.mask; fact.irq is the rule's index times 2, plus 1 if negated.
+ */
+#define CTX_FACT(rule, neg) ((rule) * 2 + (neg))
 
 struct held {
 	const char *expr;	/* normalised, NULL if unknown */
@@ -114,6 +120,7 @@ struct tup {
 	char pc_op;		/* '&': bits set, '~': bits clear */
 	long long pc_mask;
 	int batched;		/* past a per-CPU threshold test on this path */
+	int ctxclear;		/* HOG_CTX_*: contexts a context test on this path ruled out */
 	/* per-path record of the value returned, for trylock summaries */
 };
 
@@ -157,6 +164,12 @@ struct pmap {
  * (param & mask) != 0 (op '&') or == 0 (op '~'), or param > mask (op
  * '>') or param < mask (op '<': a sign test).
  */
+/*
+ * The mask of a test of a parameter's whole value against zero (if (on),
+ * if (!nonblock)): "param & PC_NONZERO" is non-zero iff param is.
+ */
+#define PC_NONZERO (-1LL)
+
 struct econd {
 	int state;		/* 0 not seen, 1 known, -1 not about a parameter */
 	int param;
@@ -220,6 +233,12 @@ struct fs {
 	int ret_load_done;	/* ret_load has been looked for */
 };
 
+
+/* ctxtest.c: context tests (rules: context-test) */
+void ctx_test_call(struct fs *fs, struct tset *set, const struct hog_event *e);
+int ctx_test_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
+int ctx_test_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
+int ctx_excluded(const struct tup *t, int ctxclear);
 
 /* state.c: the lattice */
 void state_limits(unsigned *limits);

@@ -414,6 +414,16 @@ static int lock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 	return 0;
 }
 
+/* The field the callee stored the lock it took in, in our terms: a second name for it. */
+static void held_alias(struct fs *fs, struct held *h, const struct hog_lockfx *x,
+		       const struct callv *cv, const struct callrules *r)
+{
+	if (!h || !x->alias)
+		return;
+	h->alias = hog_expr_subst(fs->c->strs, fs->c->rules, x->alias, cv->addr, cv->nargs,
+				  r->ret);
+}
+
 /* Locks the callee gives up and takes, in our terms; fail: a trylock's other outcome. */
 static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
 			  const struct callv *cv, const struct callrules *r, int *aslock)
@@ -457,10 +467,12 @@ static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
 		/* what its irqsave saved: the state at our call */
 		if (h && x->irqsave)
 			h->irqprev = irq_before;
+		held_alias(fs, h, x, cv, r);
 		if (in_fail) {
 			h = acquire(fs, fail, a, x->cls, x->kind, x->sleeping, cv->ev->line);
 			if (h && x->irqsave)
 				h->irqprev = irq_before;
+			held_alias(fs, h, x, cv, r);
 		}
 		/* it returned the object whose lock it took: not NULL */
 		if (x->expr && hog_expr_is_ret(x->expr) && !x->cond)
@@ -708,7 +720,7 @@ static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *
 	return 1;
 }
 
-void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+static void assign_facts(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	int i;
 
@@ -787,4 +799,11 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		}
 		fact_set(t, e->dst, k, irq);
 	}
+}
+
+void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	assign_facts(fs, set, e);
+	/* a context test's result, masked or negated: what its tests rule out */
+	ctx_test_assign(fs, set, e);
 }

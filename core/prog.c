@@ -277,7 +277,8 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 
 	for (i = 0; i < s->nacq; i++) {
 		const struct hog_lockfx *a = &s->acq[i];
-		long long w[] = { (long long)(size_t)a->expr, a->cond, a->irqsave, a->irqoff };
+		long long w[] = { (long long)(size_t)a->expr, a->cond, a->irqsave, a->irqoff,
+				  (long long)(size_t)a->alias };
 
 		h = hog_hash64(w, sizeof(w), h);
 	}
@@ -287,7 +288,7 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 		const struct hog_cost *c = &s->cost[i];
 		long long w[] = { c->kind, (long long)(size_t)c->cls, (long long)(size_t)c->callee,
 				  c->nchain, c->nrel, c->nbreak, c->irqs_off, c->irq_on,
-				  c->batched, (long long)(size_t)c->inner };
+				  c->batched, (long long)(size_t)c->inner, c->ctxclear };
 
 		h = hog_hash64(w, sizeof(w), h);
 		for (j = 0; j < c->nchain; j++)

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <ctype.h>
 #include <stdint.h>
+#include <limits.h>
 #include "rules.h"
 #include "expr.h"
 
@@ -114,6 +115,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->cb_irqs);
 	hog_vec_free(&r->cb_locks);
 	hog_vec_free(&r->ctx_rules);
+	hog_vec_free(&r->ctx_tests);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
 	hog_vec_free(&r->fe.kind_types);
@@ -802,6 +804,66 @@ static int parse_context(struct parse *p)
 	return 0;
 }
 
+int hog_rules_ctx_test(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->ctx_tests.n; i++)
+		if (!strcmp(((const struct hog_ctx_test *)r->ctx_tests.v[i])->name, name))
+			return i;
+	return -1;
+}
+
+const struct hog_ctx_test *hog_rules_ctx_test_at(const struct hog_rules *r, int i)
+{
+	return i >= 0 && i < r->ctx_tests.n ? r->ctx_tests.v[i] : NULL;
+}
+
+static int ctx_test_key(struct parse *p, struct hog_ctx_test *c, const struct tok *t)
+{
+	long long *bits = !strcmp(t->key, "softirq") ? &c->softirq :
+			  !strcmp(t->key, "hardirq") ? &c->hardirq :
+			  !strcmp(t->key, "atomic") ? &c->atomic : NULL;
+
+	if (!bits)
+		return perr(p, "context-test takes softirq=, hardirq=, atomic=, irqs-off or "
+			    "source, not '%s'", t->key);
+	return parse_int(p, t->key, t->val, 1, LLONG_MAX, bits);
+}
+
+/* context-test NAME [softirq=BITS] [hardirq=BITS] [atomic=BITS] [irqs-off] [source] */
+static int parse_ctx_test(struct parse *p)
+{
+	struct hog_ctx_test *c = hog_alloc(&p->r->arena, sizeof(*c));
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	if (p->ntok < 3 || p->tok[1].key || p->tok[1].quoted || !is_ident(p->tok[1].val))
+		return perr(p, "context-test needs a function name and what it tells");
+	if (hog_rules_ctx_test(p->r, p->tok[1].val) >= 0)
+		return perr(p, "'%s' already has a context-test", p->tok[1].val);
+	c->name = hog_intern(p->r->strs, p->tok[1].val);
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->key) {
+			if (ctx_test_key(p, c, t))
+				return -1;
+		} else if (!t->quoted && !strcmp(t->val, "irqs-off")) {
+			c->irqs_off = 1;
+		} else if (!t->quoted && !strcmp(t->val, "source")) {
+			c->source = 1;
+		} else {
+			return perr(p, "context-test: unexpected '%s'", t->val);
+		}
+	}
+	if (c->source + c->irqs_off + !!(c->softirq | c->hardirq | c->atomic) != 1)
+		return perr(p, "context-test needs one of: bits (softirq=, hardirq=, atomic=), "
+			    "irqs-off, source");
+	hog_vec_push(&p->r->ctx_tests, c);
+	return 0;
+}
+
 int hog_rules_is_boot(const struct hog_rules *r, const char *name)
 {
 	return in_list(&r->boot_funcs, name);
@@ -1266,6 +1328,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_callback_break(p);
 	if (!strcmp(d, "context"))
 		return parse_context(p);
+	if (!strcmp(d, "context-test"))
+		return parse_ctx_test(p);
 	if (!strcmp(d, "strip")) {
 		int i;
 

@@ -156,6 +156,23 @@ struct hog_ctx_rule {
 	const char *label;	/* interned, as findings show it: "timer callback (softirq)" */
 };
 
+/*
+ * "context-test": a function whose result, tested against zero, tells
+ * the code which context it runs in (rules/README.md).  A zero result,
+ * masked as the code masks it (preempt_count() & SOFTIRQ_OFFSET), rules
+ * out each context whose bit the mask keeps; irqs_off: the result is
+ * non-zero iff IRQs are off, given the flags a source returned; source:
+ * returns the current IRQ flags.
+ */
+struct hog_ctx_test {
+	const char *name;	/* interned */
+	long long softirq;	/* the bit a softirq callback runs with, 0 none */
+	long long hardirq;	/* the bit a hard IRQ callback runs with */
+	long long atomic;	/* the bits a spinning lock or preempt_disable() adds */
+	int irqs_off;
+	int source;
+};
+
 struct hog_rules {
 	struct hog_strtab *strs;
 	int own_strs;
@@ -175,6 +192,7 @@ struct hog_rules {
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
 	struct hog_vec cb_locks;	/* ... lock=EXPR (in the function's terms), NULL none */
 	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
+	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 	/*
@@ -232,6 +250,9 @@ int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *i
  */
 const struct hog_ctx_rule *hog_rules_ctx_call(const struct hog_rules *r, const char *name);
 const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const char *cls);
+/* The "context-test" rule of name: its index, or -1; and the rule at an index. */
+int hog_rules_ctx_test(const struct hog_rules *r, const char *name);
+const struct hog_ctx_test *hog_rules_ctx_test_at(const struct hog_rules *r, int i);
 /* Is name one of the "boot-phase" functions? */
 int hog_rules_is_boot(const struct hog_rules *r, const char *name);
 /* Does a name contain one of the "release-by-name" words? */

@@ -210,7 +210,8 @@ static int same_locks(const struct tup *a, const struct tup *b)
 	if (a->nheld != b->nheld || a->irq != b->irq || a->irq_lock != b->irq_lock ||
 	    a->preempt != b->preempt ||
 	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
-	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->batched != b->batched)
+	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->batched != b->batched ||
+	    a->ctxclear != b->ctxclear)
 		return 0;
 	for (i = 0; i < a->nheld; i++)
 		if (!held_eq(&a->held[i], &b->held[i]))
@@ -307,6 +308,8 @@ static void tup_meet(struct tup *a, const struct tup *b)
 		a->pc_param = -1;
 	if (!b->batched)
 		a->batched = 0;
+	/* a context is ruled out where every path ruled it out */
+	a->ctxclear &= b->ctxclear;
 }
 
 void tset_free(struct tset *s)

@@ -91,13 +91,20 @@ static void add_acq(struct hog_lockfx *acq, int *nacq, const char *e, const stru
 {
 	int k;
 
+	const char *alias = h->alias && hog_expr_portable(h->alias) ? h->alias : NULL;
+
 	for (k = 0; k < *nacq; k++)
-		if (acq[k].expr == e && acq[k].cls == h->cls)
+		if (acq[k].expr == e && acq[k].cls == h->cls) {
+			/* returns that name it through different fields: neither */
+			if (acq[k].alias != alias)
+				acq[k].alias = NULL;
 			return;
+		}
 	if (*nacq == MAX_ACQ)
 		return;
 	memset(&acq[*nacq], 0, sizeof(acq[0]));
 	acq[*nacq].expr = e;
+	acq[*nacq].alias = alias;
 	acq[*nacq].cls = h->cls;
 	acq[*nacq].kind = h->kind;
 	acq[*nacq].sleeping = h->sleeping;

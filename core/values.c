@@ -197,14 +197,6 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 			return (v->cst & w->val) == 0;
 		return v->cst == w->val;
 	}
-	/*
-	 * A bare test (if (drain), while (memcg)) is decided only by a
-	 * constant: passed on to our callers, it would take the cost out of
-	 * a section of ours (charge_memcg()'s IRQs-off one).  Either way may
-	 * be taken, as if the test were not there.
-	 */
-	if (w->val == -1 && (w->op == '&' || w->op == '~'))
-		return 1;
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
 	    !strpbrk(v->addr + 1, "/^#[")) {
 		*out = *w;

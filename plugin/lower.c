@@ -808,20 +808,45 @@ static void range_cond(struct hog_block *b, gcond *c)
 }
 
 /*
- * if (drain) on an integer parameter: an "=" copy of its value first, as
- * sign_cond() does, so that costs past the test apply only to callers
- * passing non-zero (put_cpu_partial(s, slab, 0) never unfreezes).
+ * if (!on), if (nonblock) on a parameter as it came in: an "=" copy of
+ * its value first, so the core knows the test is on that parameter and
+ * a caller passing a constant decides it (fasync_helper(fd, filp, 0, fa)
+ * never adds an entry).  Only through copies that keep every bit: a
+ * narrowing conversion tests fewer bits than the parameter has.
  */
-static void param_copy(struct lower *L, struct hog_block *b, int v)
+static void param_copy(struct lower *L, struct hog_block *b, tree l, int v)
 {
+	tree t = lh_tested_param(l);
 	struct hog_event *e;
-	tree l = ssa_name(v);
 
-	if (!l || !SSA_NAME_IS_DEFAULT_DEF(l) || !SSA_NAME_VAR(l) ||
-	    TREE_CODE(SSA_NAME_VAR(l)) != PARM_DECL || !INTEGRAL_TYPE_P(TREE_TYPE(l)))
+	if (!t || SSA_NAME_VERSION(t) != (unsigned)v)
 		return;
 	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "=", v, 1);
-	e->args[0] = lh_value(L->m, l);
+	e->args[0] = lh_value(L->m, t);
+}
+
+/*
+ * if (!is_static) on a bool parameter is "_1 = ~is_static; if (_1 != 0)":
+ * the test of the parameter the other way round, so that param_copy()
+ * sees it.  Other values are left as they are.
+ */
+static tree bool_not_param(tree l, enum tree_code *code)
+{
+	gassign *as;
+	tree r;
+
+	if (TREE_CODE(l) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(l) ||
+	    TREE_CODE(TREE_TYPE(l)) != BOOLEAN_TYPE)
+		return l;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(l));
+	if (!as || (gimple_assign_rhs_code(as) != BIT_NOT_EXPR &&
+		    gimple_assign_rhs_code(as) != TRUTH_NOT_EXPR))
+		return l;
+	r = gimple_assign_rhs1(as);
+	if (TREE_CODE(TREE_TYPE(r)) != BOOLEAN_TYPE || lh_tested_param(r) != r)
+		return l;
+	*code = *code == NE_EXPR ? EQ_EXPR : NE_EXPR;
+	return r;
 }
 
 static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
@@ -845,12 +870,13 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 		}
 		std::swap(l, r);
 	}
+	l = bool_not_param(l, &code);
 	v = lh_cond_var(l);
 	if (v < 0)
 		return;
 	b->cond = code == NE_EXPR ? HC_NEZ : HC_EQZ;
 	b->cond_var = v;
-	param_copy(L, b, v);
+	param_copy(L, b, l, v);
 	/* the core matches "if (locked)" to unlock(locked) by name */
 	if (TREE_CODE(l) == SSA_NAME && SSA_NAME_VAR(l) && DECL_NAME(SSA_NAME_VAR(l)))
 		hog_func_set_vname(L->m, L->f, v, IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(l))));

@@ -26,6 +26,8 @@ bool lh_atomic_builtin(tree fn);
 struct hog_val lh_value(struct hog_module *m, tree t);
 const char *lh_address(struct hog_module *m, tree ref);
 int lh_cond_var(tree t);
+/* the integer parameter a test of t against zero tests whole, or NULL_TREE */
+tree lh_tested_param(tree t);
 const char *lh_struct_name(tree type);
 
 /*

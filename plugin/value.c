@@ -384,6 +384,35 @@ struct hog_val lh_value(struct hog_module *m, tree t)
 	return v;
 }
 
+/*
+ * The integer parameter, as it came in, that a test of t against zero
+ * tests whole: t through copies, __builtin_expect() and conversions that
+ * keep every bit (or make a bool of it); NULL_TREE if none.
+ */
+tree lh_tested_param(tree t)
+{
+	int n = 0;
+
+	while (t && TREE_CODE(t) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(t) && n++ < MAX_DEPTH) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
+		tree r = as ? gimple_assign_rhs1(as) : expected_value(SSA_NAME_DEF_STMT(t));
+
+		if (!r || TREE_CODE(r) != SSA_NAME)
+			return NULL_TREE;
+		if (as && !gimple_assign_single_p(as) &&
+		    (!CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)) ||
+		     !INTEGRAL_TYPE_P(TREE_TYPE(r)) || !INTEGRAL_TYPE_P(TREE_TYPE(t)) ||
+		     (TREE_CODE(TREE_TYPE(t)) != BOOLEAN_TYPE &&
+		      TYPE_PRECISION(TREE_TYPE(t)) < TYPE_PRECISION(TREE_TYPE(r)))))
+			return NULL_TREE;
+		t = r;
+	}
+	if (!t || TREE_CODE(t) != SSA_NAME || !SSA_NAME_IS_DEFAULT_DEF(t) || !SSA_NAME_VAR(t) ||
+	    TREE_CODE(SSA_NAME_VAR(t)) != PARM_DECL || !INTEGRAL_TYPE_P(TREE_TYPE(t)))
+		return NULL_TREE;
+	return t;
+}
+
 int lh_cond_var(tree t)
 {
 	t = strip_copies(t);

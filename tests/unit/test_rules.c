@@ -990,12 +990,49 @@ static void test_context(void **state)
 		   "t.rules:2: 'f' already has a context");
 }
 
+static void test_context_test(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_ctx_test *c;
+
+	assert_int_equal(hog_rules_ctx_test(t->r, "preempt_count"), -1);
+	assert_int_equal(parse(t, "context-test preempt_count softirq=0x100 hardirq=0x10000 "
+			      "atomic=0xff\n"
+			      "context-test arch_local_save_flags source\n"
+			      "context-test arch_irqs_disabled_flags irqs-off\n"), 0);
+	c = hog_rules_ctx_test_at(t->r, hog_rules_ctx_test(t->r, "preempt_count"));
+	assert_non_null(c);
+	assert_int_equal(c->softirq, 0x100);
+	assert_int_equal(c->hardirq, 0x10000);
+	assert_int_equal(c->atomic, 0xff);
+	assert_int_equal(c->irqs_off + c->source, 0);
+	c = hog_rules_ctx_test_at(t->r, hog_rules_ctx_test(t->r, "arch_local_save_flags"));
+	assert_non_null(c);
+	assert_int_equal(c->source, 1);
+	c = hog_rules_ctx_test_at(t->r, hog_rules_ctx_test(t->r, "arch_irqs_disabled_flags"));
+	assert_non_null(c);
+	assert_int_equal(c->irqs_off, 1);
+	assert_null(hog_rules_ctx_test_at(t->r, -1));
+	expect_err(t, "context-test f\n",
+		   "t.rules:1: context-test needs a function name and what it tells");
+	expect_err(t, "context-test f nmi=1\n",
+		   "t.rules:1: context-test takes softirq=, hardirq=, atomic=, irqs-off or source, "
+		   "not 'nmi'");
+	expect_err(t, "context-test f softirq=0\n", "t.rules:1: bad number '0' for 'softirq'");
+	expect_err(t, "context-test f source irqs-off\n",
+		   "t.rules:1: context-test needs one of: bits (softirq=, hardirq=, atomic=), "
+		   "irqs-off, source");
+	expect_err(t, "context-test f source\ncontext-test f irqs-off\n",
+		   "t.rules:2: 'f' already has a context-test");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_callback_break),
 		T(test_context),
+		T(test_context_test),
 		T(test_lock_fields),
 		T(test_lock_trylock_and_sleeping),
 		T(test_irq_preempt),
