@@ -957,15 +957,6 @@ static int same_cost(const struct hog_finding *a, const struct hog_finding *b)
 }
 
 /*
- * One call under the lock that reaches the same callee at two sites
- * deeper down (kfree() reaching obj_cgroup_put() from two hooks) is
- * one thing to fix: move that call out.  Findings are by costly site,
- * so it would be said twice; the lower-ranked one becomes a note
- * naming the one that stays, when every way to it is a way to that
- * one.  Two loops are two costs and stay two findings.  Runs on the
- * ranked list.
- */
-/*
  * b is a loop the calls that reach a reach too: every way to it is a way
  * to a, a's own among them (__remove_mapping()'s mem_cgroup_swapout()
  * under the xa_lock reaches a charge and mem_cgroup_id_get_online()'s
@@ -986,9 +977,20 @@ static int same_call(const struct hog_finding *a, const struct hog_finding *b)
 	return 0;
 }
 
+/*
+ * One call under the lock that reaches the same callee at two sites
+ * deeper down (kfree() reaching obj_cgroup_put() from two hooks) is
+ * one thing to fix: move that call out.  Findings are by costly site,
+ * so it would be said twice; the lower-ranked one becomes a note
+ * naming the one that stays, when every way to it is a way to that
+ * one.  Two loops are two costs and stay two findings, but a loop the
+ * same calls reach as a listed cost is folded into it (same_call()).
+ * Runs on the
+ * ranked list.
+ */
 static void fold_same_calls(struct hog_prog *p)
 {
-	int i, j;
+	int i, j, sc;
 
 	for (i = 1; i < p->findings.n; i++) {
 		struct hog_finding *b = p->findings.v[i];
@@ -1001,9 +1003,10 @@ static void fold_same_calls(struct hog_prog *p)
 
 			if (a->sev == HS_NOTE || !ways_within(b, a))
 				continue;
-			if (!same_cost(a, b) && !same_call(a, b))
+			sc = same_cost(a, b);
+			if (!sc && !same_call(a, b))
 				continue;
-			if (same_cost(a, b))
+			if (sc)
 				t = hog_xasprintf("every way to it reaches %s() at another site too, the finding %s: one call to move, one finding",
 						  a->callee, a->fingerprint);
 			else

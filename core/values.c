@@ -280,13 +280,6 @@ const char *var_name(const struct hog_func *f, int v)
 	return f->vnames && v >= 0 && v < f->nvnames ? f->vnames[v] : NULL;
 }
 
-/*
- * "if (locked) unlock_page_lruvec_irqrestore(locked, flags);": a pointer
- * that is handed to an unlock doubles as the "is it held" flag.  Where
- * the function finds it NULL, it does not hold that lock, however the
- * paths met before.  Matched by the variable's source name, since the
- * test and the unlock see different SSA versions of it.
- */
 /* The source name of a pointer value (n, %n), or NULL. */
 static const char *ptr_name(struct fs *fs, const struct hog_val *v)
 {
@@ -304,18 +297,20 @@ static const char *ptr_name(struct fs *fs, const struct hog_val *v)
  */
 static const char *base_name(struct fs *fs, const struct hog_val *v)
 {
-	const char *a = v->addr, *sl;
+	const char *a = v->addr, *sl, *deref, *name = NULL;
 	char *base;
-	const char *name = NULL;
 	int var;
 
-	if (v->kind != HV_ADDR || !(sl = strchr(a, '/')) || strpbrk(sl + 1, "/^#[") ||
-	    (strpbrk(a, "^#[") && strpbrk(a, "^#[") < sl))
+	if (v->kind != HV_ADDR || !(sl = strchr(a, '/')) || strpbrk(sl + 1, "/^#["))
+		return NULL;
+	deref = strpbrk(a, "^#[");
+	if (deref && deref < sl)
 		return NULL;
 	base = hog_xmalloc(sl - a + 1);
 	memcpy(base, a, sl - a);
 	base[sl - a] = 0;
-	if (base[0] == '%' && !strpbrk(base + 1, "^#["))
+	/* no ^, # or [ before the field: checked above */
+	if (base[0] == '%')
 		name = hog_intern(fs->c->strs, base + 1);
 	else if ((var = hog_expr_var(base)) >= 0)
 		name = var_name(fs->f, var);
@@ -323,6 +318,13 @@ static const char *base_name(struct fs *fs, const struct hog_val *v)
 	return name;
 }
 
+/*
+ * "if (locked) unlock_page_lruvec_irqrestore(locked, flags);": a pointer
+ * that is handed to an unlock doubles as the "is it held" flag.  Where
+ * the function finds it NULL, it does not hold that lock, however the
+ * paths met before.  Matched by the variable's source name, since the
+ * test and the unlock see different SSA versions of it.
+ */
 static void note_cookie(struct fs *fs, const struct hog_val *v, const char *released)
 {
 	const char *name, *cls;
