@@ -117,6 +117,14 @@ struct hog_summary {
 	int pf_delta;		/* page faults disabled on return (kmap_atomic) */
 	const char *ret_addr;	/* returns this address, in its terms */
 	int ret_zero;		/* always returns 0 (1) or never (2): static inline stubs */
+	/*
+	 * Non-zero exactly when parameter ret_mparam has a bit of ret_mask
+	 * set (gfpflags_allow_blocking(): !!(gfp & __GFP_DIRECT_RECLAIM)):
+	 * a caller's test of the result is a test of its argument's bits.
+	 * ret_mask 0: none.
+	 */
+	int ret_mparam;
+	long long ret_mask;
 	int natomic;
 	const char **atomic;	/* atomic RMW targets reachable through its parameters */
 	int has_atomic;		/* any atomic RMW at all */

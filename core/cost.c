@@ -276,11 +276,12 @@ static const char *inner_name(struct fs *fs, const struct tset *set)
 static void when_from_paths(struct hog_cost *c, const struct tset *set)
 {
 	long long mask;
-	int i, same;
+	int i, same, soft;
 
 	if (c->when.arg >= 0 || !set->n)
 		return;
 	same = set->t[0].pc_param >= 0;
+	soft = set->t[0].pc_soft;
 	mask = set->t[0].pc_mask;
 	for (i = 1; i < set->n && same; i++) {
 		if (set->t[i].pc_param != set->t[0].pc_param ||
@@ -290,6 +291,7 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 			mask |= set->t[i].pc_mask;
 		else if (set->t[i].pc_mask != mask)
 			same = 0;
+		soft |= set->t[i].pc_soft;
 	}
 	if (same) {
 		c->when.arg = set->t[0].pc_param;
@@ -300,7 +302,7 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 		 * results as often as constants, and one whose value the
 		 * analysis cannot read keeps the cost.
 		 */
-		c->when.inferred = mask == PC_NONZERO;
+		c->when.inferred = soft ? 2 : mask == PC_NONZERO;
 	}
 }
 
@@ -602,14 +604,15 @@ static void loop_cost_at(struct fs *fs, const struct tset *set, struct hog_cost 
 }
 
 /*
- * A test of our parameter's whole value against zero (if (!on)): like a
- * sign, the locks held here see the cost, and callers passing a
+ * A test of our parameter's whole value against zero (if (!on)), or of
+ * bits a helper's result or a ! told us of (if (pte_devmap(pte))): like
+ * a sign, the locks held here see the cost, and callers passing a
  * constant decide it for theirs.
  */
 static int whole_value(const struct hog_when *w)
 {
-	return w->arg >= 0 && (w->op == '&' || w->op == '~') && w->val == PC_NONZERO &&
-	       w->inferred;
+	return w->arg >= 0 && (w->op == '&' || w->op == '~') &&
+	       ((w->val == PC_NONZERO && w->inferred) || w->inferred == 2);
 }
 
 static int sign_op(char op)

@@ -53,6 +53,13 @@ static void record_exit(struct fs *fs, const struct tset *set, const struct hog_
 		x->t = set->t[i];
 		if (e && e->nargs > 0) {
 			x->retkind = val_fact(fs, &set->t[i], &e->args[0], &irq);
+			if (x->retkind == FK_PMASK) {
+				const struct hog_val *v = &e->args[0];
+				int var = v->kind == HV_VAR ? v->var : hog_expr_var(v->addr);
+
+				x->retparam = irq;
+				x->retmask = fact_get(&set->t[i], var)->mask;
+			}
 			if (x->retkind == FK_NONE)
 				x->retkind = tested_ret(fs, &set->t[i], &e->args[0]);
 			x->retaddr = val_addr(fs, &e->args[0]);
@@ -236,18 +243,21 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			const struct fact *f = fact_get(&t, b->cond_var);
 			int want_nz = (b->cond == HC_NEZ) == (si == 0);
 			int kind = f ? f->kind : FK_NONE;
+			int bits_nz = kind == FK_PNOT ? !want_nz : want_nz;
 
-			if ((kind == FK_PMASK || kind == FK_PARAM) && pc_takes(&t, kind)) {
+			if ((kind == FK_PMASK || kind == FK_PARAM || kind == FK_PNOT) &&
+			    pc_takes(&t, kind == FK_PNOT ? FK_PMASK : kind)) {
 				t.pc_param = f->irq;
 				t.pc_mask = kind == FK_PARAM ? PC_NONZERO : f->mask;
-				t.pc_op = want_nz ? '&' : '~';
+				t.pc_op = bits_nz ? '&' : '~';
+				t.pc_soft = kind != FK_PARAM && f->soft;
 			}
 			if (kind == FK_CTX && !ctx_test_edge(fs, &t, f, want_nz))
 				continue;
 			if (kind == FK_POR)
 				kind = f->mask ? FK_NONZERO : FK_NONE;
 			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP ||
-			    kind == FK_CTX)
+			    kind == FK_CTX || kind == FK_PNOT)
 				kind = FK_NONE;
 			if (want_nz && kind == FK_ZERO)
 				continue;
@@ -278,7 +288,8 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 					if (p->pred[k] == bno) {
 						int irq, kind = val_fact(fs, &before, &p->val[k], &irq);
 
-						if (kind == FK_POR || kind == FK_PMASK || kind == FK_PKEEP)
+						if (kind == FK_POR || kind == FK_PMASK || kind == FK_PKEEP ||
+						    kind == FK_PNOT)
 							fact_copy(&t, p->dst, fact_get(&before,
 								  val_var(&p->val[k])));
 						else

@@ -53,8 +53,9 @@
  * not), FK_NEG its top bit set (< 0 as a signed integer: -nr_pages of a
  * FK_POS one), FK_NONPOS zero or that (the negation of a count, "negu").
  */
+/* FK_PNOT: !(param & mask), non-zero when none of the bits is set (lockhog-check's "!!" is two "!") */
 enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM, FK_POR, FK_PKEEP,
-       FK_SMALL, FK_POS, FK_NEG, FK_NONPOS, FK_CTX };
+       FK_SMALL, FK_POS, FK_NEG, FK_NONPOS, FK_CTX, FK_PNOT };
 
 /*
  * FK_CTX: a context test's result (rules: context-test), masked by
@@ -91,6 +92,12 @@ struct fact {
 	int irq;		/* FK_FLAGS: the IRQ state saved; FK_PMASK: the parameter */
 	long long mask;		/* FK_PMASK: var = parameter & mask */
 	/*
+	 * FK_PMASK, FK_PNOT: learnt through a helper's result or a !, not
+	 * written as "x & MASK" here: a caller whose value is not known
+	 * keeps the costs behind its test (values.c, eng_when()).
+	 */
+	int soft;
+	/*
 	 * The constants the value may be (ncst > 0), for a variable an
 	 * HC_EQK branch tests (a phi of M_PARTIAL, M_FREE, ...): kept only
 	 * for those, so that other constants do not split the paths.  Paths
@@ -119,6 +126,7 @@ struct tup {
 	int pc_param;
 	char pc_op;		/* '&': bits set, '~': bits clear */
 	long long pc_mask;
+	int pc_soft;		/* the test's fact was soft (fact.soft) */
 	int batched;		/* past a per-CPU threshold test on this path */
 	int ctxclear;		/* HOG_CTX_*: contexts a context test on this path ruled out */
 	/* per-path record of the value returned, for trylock summaries */
@@ -139,6 +147,8 @@ struct exitrec {
 	struct tup t;
 	int retkind;		/* FK_* of the returned value */
 	const char *retaddr;
+	int retparam;		/* FK_PMASK: the parameter whose bits it is, */
+	long long retmask;	/* and which of them */
 };
 
 #define MAX_COOKIES 8	/* lock pointers that double as "is it held" flags (HOG_LIMIT_TRACK) */

@@ -494,6 +494,32 @@ static int cond_irqoff(const struct hog_summary *s, int try)
 	return 0;
 }
 
+/*
+ * if (gfpflags_allow_blocking(gfp)): the result is our argument's bits,
+ * so the test is one of the argument, as "gfp & X" would be here.
+ */
+static void ret_mask_fact(struct fs *fs, struct tup *t, const struct callv *cv,
+			  const struct hog_summary *s)
+{
+	const struct hog_val *a = s->ret_mparam < cv->ev->nargs ? &cv->ev->args[s->ret_mparam] : NULL;
+	const struct fact *f = a && a->kind == HV_VAR ? fact_get(t, a->var) : NULL;
+	int irq, k = a ? val_fact(fs, t, a, &irq) : FK_NONE, dst = cv->ev->dst;
+	struct fact nf = { .var = dst, .kind = FK_PMASK, .irq = irq, .mask = s->ret_mask, .soft = 1 };
+
+	if (a && a->kind == HV_CONST)
+		fact_set(t, dst, a->cst & s->ret_mask ? FK_NONZERO : FK_ZERO, 0);
+	else if (k == FK_POR && f && (f->mask & s->ret_mask))
+		fact_set(t, dst, FK_NONZERO, 0);
+	else if (k == FK_PMASK && f && !(f->mask & s->ret_mask))
+		fact_set(t, dst, FK_ZERO, 0);
+	else if (k == FK_PARAM || k == FK_POR || k == FK_PKEEP || (k == FK_PMASK && f)) {
+		/* (flags & A) tested for B: the bits of both */
+		if (k == FK_PMASK)
+			nf.mask &= f->mask;
+		fact_copy(t, dst, &nf);
+	}
+}
+
 /* A call with no rule, through its summary. */
 static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 			 const struct callrules *r, struct tset *out)
@@ -520,6 +546,8 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 	t->pf = clamp(t->pf + s->pf_delta, -4, 4);
 	if (s->ret_zero && dst >= 0 && !r->try)
 		fact_set(t, dst, s->ret_zero == 1 ? FK_ZERO : FK_NONZERO, 0);
+	if (s->ret_mask && dst >= 0 && !r->try)
+		ret_mask_fact(fs, t, cv, s);
 	if (r->try) {
 		/* try 2: the lock is taken on the zero return, an error means not */
 		fail.irq = t->irq;
@@ -711,7 +739,7 @@ static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *
 			k = k == FK_POS ? FK_NEG : k == FK_ZERO ? FK_ZERO : FK_NONE;
 		else if (e->callee[0] == 'u')
 			k = FK_SMALL;
-		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP)
+		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP || k == FK_PNOT)
 			fact_copy(t, e->dst, e->args[0].kind == HV_VAR ?
 				  fact_get(t, e->args[0].var) : NULL);
 		else
@@ -785,7 +813,20 @@ static void assign_facts(struct fs *fs, struct tset *set, const struct hog_event
 		struct tup *t = &set->t[i];
 		int irq, k = val_fact(fs, t, &e->args[0], &irq);
 
-		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP || (k == FK_PARAM && e->callee))
+		/* !!(gfp & X), or a copy: non-zero exactly when the bits are; ! turns it round */
+		if ((k == FK_PMASK || k == FK_PNOT) && e->args[0].kind == HV_VAR &&
+		    (!e->callee || !strcmp(e->callee, "!!") || !strcmp(e->callee, "!"))) {
+			struct fact nf = *fact_get(t, e->args[0].var);
+
+			if (e->callee && !strcmp(e->callee, "!"))
+				nf.kind = k == FK_PMASK ? FK_PNOT : FK_PMASK;
+			nf.soft |= e->callee != NULL;
+			nf.var = e->dst;
+			fact_copy(t, e->dst, &nf);
+			continue;
+		}
+		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP || k == FK_PNOT ||
+		    (k == FK_PARAM && e->callee))
 			k = FK_NONE;
 		if (e->callee && !strcmp(e->callee, "!")) {
 			if (k == FK_ZERO)

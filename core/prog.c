@@ -271,7 +271,7 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 	long long v[] = { s->nacq, s->nrel, s->nbrk, s->irq_exit, s->preempt_delta,
 			  s->pf_delta, (long long)(size_t)s->ret_addr, s->ret_zero,
 			  s->natomic, s->has_atomic, s->ncost, s->self != NULL, s->trivial,
-			  (long long)(size_t)s->irq_lock, s->irq_break };
+			  (long long)(size_t)s->irq_lock, s->irq_break, s->ret_mparam, s->ret_mask };
 	unsigned long long h = hog_hash64(v, sizeof(v), 0);
 	int i, j;
 
@@ -631,6 +631,34 @@ static char *bound_reason(const struct hog_prog *prog, const struct hog_finding 
 			     b, max);
 }
 
+/*
+ * A loop whose count neither the code nor the rules bound, nor a
+ * container that grows, under a spinning lock with IRQs on, outside an
+ * atomic callback: it holds up only the lock's other takers, and only
+ * if its count is long, which nothing here shows.  Real work for a
+ * maintainer only with evidence (IRQs off, a bound above note-bound, a
+ * walk over a growing container), so a note.  NULL if some way has it.
+ */
+static char *irqs_on_reason(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	int i;
+
+	if (f->kind != HK_LOOP || !prog->rules->loop.irqs_on_note)
+		return NULL;
+	for (i = 0; i < f->npaths; i++) {
+		const struct hog_path *w = &f->paths[i];
+
+		const char *k = w->lock.kind ? w->lock.kind : "irq";
+
+		/* under a sleeping lock, or with only preemption off, it is a note anyway */
+		if (w->lock.sleeping || !strcmp(k, "preempt"))
+			continue;
+		if (w->irqs_off || w->scales || w->bound > 0 || w->lock.reg.func || !strcmp(k, "irq"))
+			return NULL;
+	}
+	return hog_xasprintf("its trip count is not known and IRQs are on: it holds up only the lock's other takers, and only if the count is long (rules: loop irqs-on=note)");
+}
+
 /* Callers named in a demotion's reason, the rest counted */
 #define CALLERS_SAID 3
 
@@ -772,6 +800,8 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		loop_why = bound_reason(prog, f);
 	if (!why && !loop_why)
 		loop_why = count_reason(prog, f);
+	if (!why && !loop_why)
+		loop_why = irqs_on_reason(prog, f);
 
 	f->score = score(prog, f);
 	if (loop_why) {
@@ -978,15 +1008,29 @@ static int same_call(const struct hog_finding *a, const struct hog_finding *b)
 }
 
 /*
+ * b is a sleep deeper down a call that reaches another sleep, a: every
+ * way to b is a way to a (hcd_bus_resume()'s usb_set_device_state()
+ * under the root hub lock reaches kzalloc(), mutex_lock() and a dozen
+ * more through the wakeup sysfs files).  Sleeping under a spinning lock
+ * is one bug per call: move that call out, or show it cannot sleep.
+ * Through a callee only: two sleeps the holder makes itself are two.
+ */
+static int same_sleep(const struct hog_finding *a, const struct hog_finding *b)
+{
+	return hog_kind_sleeps(a->kind) && hog_kind_sleeps(b->kind) && a->sev >= b->sev &&
+	       a->paths[0].nchain > 1 && b->paths[0].nchain > 1;
+}
+
+/*
  * One call under the lock that reaches the same callee at two sites
  * deeper down (kfree() reaching obj_cgroup_put() from two hooks) is
  * one thing to fix: move that call out.  Findings are by costly site,
  * so it would be said twice; the lower-ranked one becomes a note
  * naming the one that stays, when every way to it is a way to that
  * one.  Two loops are two costs and stay two findings, but a loop the
- * same calls reach as a listed cost is folded into it (same_call()).
- * Runs on the
- * ranked list.
+ * same calls reach as a listed cost is folded into it (same_call()),
+ * and so is a sleep into a sleep the same calls reach (same_sleep()).
+ * Runs on the ranked list.
  */
 static void fold_same_calls(struct hog_prog *p)
 {
@@ -1004,11 +1048,14 @@ static void fold_same_calls(struct hog_prog *p)
 			if (a->sev == HS_NOTE || !ways_within(b, a))
 				continue;
 			sc = same_cost(a, b);
-			if (!sc && !same_call(a, b))
+			if (!sc && !same_call(a, b) && !same_sleep(a, b))
 				continue;
 			if (sc)
 				t = hog_xasprintf("every way to it reaches %s() at another site too, the finding %s: one call to move, one finding",
 						  a->callee, a->fingerprint);
+			else if (hog_kind_sleeps(b->kind))
+				t = hog_xasprintf("every way to it is a call that may sleep in %s() already, the finding %s: one call to move, one finding",
+						  a->callee ? a->callee : a->site_func, a->fingerprint);
 			else
 				t = hog_xasprintf("every way to it is a call that also reaches %s(), the finding %s: one call to move, one finding",
 						  a->callee ? a->callee : a->site_func, a->fingerprint);

@@ -572,6 +572,13 @@ static int parse_loop(struct parse *p)
 			if (parse_int(p, t->key, t->val, 0, 1LL << 40, &v))
 				return -1;
 			p->r->loop.note_bound = v;
+		} else if (!strcmp(t->key, "irqs-on")) {
+			if (!strcmp(t->val, "note"))
+				p->r->loop.irqs_on_note = 1;
+			else if (!strcmp(t->val, "warn"))
+				p->r->loop.irqs_on_note = 0;
+			else
+				return perr(p, "irqs-on is note or warn, not '%s'", t->val);
 		} else if (!strcmp(t->key, "calls")) {
 			if (parse_int(p, t->key, t->val, 0, 1000, &v))
 				return -1;

@@ -39,7 +39,9 @@ struct hog_when {
 	/*
 	 * Inferred from a test the cost sits behind, not declared by a
 	 * rule: a caller passing a value the analysis cannot read keeps
-	 * the cost (a rule's gfp condition drops it).
+	 * the cost (a rule's gfp condition drops it).  2: a test of bits
+	 * learnt through a helper's result or a ! (fact.soft): the locks
+	 * held here see the cost too, as for a whole value's test.
 	 */
 	int inferred;
 };
@@ -99,6 +101,7 @@ struct hog_loop_policy {
 	int max_chain;		/* longest call chain followed */
 	int nest_fold;		/* a loop run inside an outer loop's finding is a note: 1, or 0 */
 	long long note_bound;	/* a loop the code bounds by at most this is a note; 0 off */
+	int irqs_on_note;	/* a data-dependent loop with IRQs on under a spinning lock is a note */
 };
 
 /*

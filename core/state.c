@@ -170,6 +170,7 @@ void fact_copy(struct tup *t, int var, const struct fact *f)
 	i = f ? fact_find(t, var) : -1;
 	if (i >= 0) {
 		t->fact[i].mask = f->mask;
+		t->fact[i].soft = f->soft;
 		t->fact[i].ncst = f->ncst;
 		memcpy(t->fact[i].cst, f->cst, sizeof(f->cst));
 	}
@@ -210,7 +211,8 @@ static int same_locks(const struct tup *a, const struct tup *b)
 	if (a->nheld != b->nheld || a->irq != b->irq || a->irq_lock != b->irq_lock ||
 	    a->preempt != b->preempt ||
 	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
-	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->batched != b->batched ||
+	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->pc_soft != b->pc_soft ||
+	    a->batched != b->batched ||
 	    a->ctxclear != b->ctxclear)
 		return 0;
 	for (i = 0; i < a->nheld; i++)
@@ -232,7 +234,7 @@ static int tup_eq(const struct tup *a, const struct tup *b)
 	for (i = 0; i < a->nfact; i++)
 		if (a->fact[i].var != b->fact[i].var || a->fact[i].kind != b->fact[i].kind ||
 		    a->fact[i].irq != b->fact[i].irq || a->fact[i].mask != b->fact[i].mask ||
-		    !cst_eq(&a->fact[i], &b->fact[i]))
+		    a->fact[i].soft != b->fact[i].soft || !cst_eq(&a->fact[i], &b->fact[i]))
 			return 0;
 	return 1;
 }
@@ -255,6 +257,7 @@ static void facts_meet(struct tup *a, const struct tup *b)
 
 		if (f && f->kind == g->kind && f->irq == g->irq && f->mask == g->mask) {
 			cst_union(g, f);
+			g->soft |= f->soft;
 			a->fact[n++] = *g;
 		} else if (f && f->irq == g->irq && param_but(f) >= 0 && param_but(g) >= 0) {
 			/* a retry with flags |= X met the first try: the other bits still are */
@@ -306,6 +309,7 @@ static void tup_meet(struct tup *a, const struct tup *b)
 		a->store_from = a->store_to = NULL;
 	if (a->pc_param != b->pc_param || a->pc_op != b->pc_op || a->pc_mask != b->pc_mask)
 		a->pc_param = -1;
+	a->pc_soft |= b->pc_soft;
 	if (!b->batched)
 		a->batched = 0;
 	/* a context is ruled out where every path ruled it out */

@@ -262,6 +262,26 @@ static void lock_effects(struct fs *fs)
 	memcpy(s->brk, brk, sizeof(char *) * nb);
 }
 
+/* Every return a test of the same bits of one parameter: ret_mparam, ret_mask */
+static void ret_mask(struct fs *fs)
+{
+	struct hog_summary *s = fs->s;
+	int i;
+
+	s->ret_mask = 0;
+	for (i = 0; i < fs->exits.n; i++) {
+		const struct exitrec *x = fs->exits.v[i];
+
+		if (x->retkind != FK_PMASK || (i && (x->retparam != s->ret_mparam ||
+						    x->retmask != s->ret_mask))) {
+			s->ret_mask = 0;
+			return;
+		}
+		s->ret_mparam = x->retparam;
+		s->ret_mask = x->retmask;
+	}
+}
+
 /* The returned address when every non-NULL return agrees; "return false;" stubs. */
 static void return_value(struct fs *fs)
 {
@@ -287,6 +307,7 @@ static void return_value(struct fs *fs)
 	}
 	if (agree && ra)
 		s->ret_addr = ra;
+	ret_mask(fs);
 	/* __seqprop_preemptible() and the like decide branches */
 	if (z && !nz && !other)
 		s->ret_zero = 1;
