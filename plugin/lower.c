@@ -663,11 +663,8 @@ static bool percpu_value(struct lower *L, tree v, int depth)
 }
 
 /* if (x > MEMCG_CHARGE_BATCH) with x a per-CPU count: which way is rare */
-static void batch_cond(struct lower *L, struct hog_block *b, gcond *c)
+static void batch_cond(struct lower *L, struct hog_block *b, tree l, tree r, enum tree_code code)
 {
-	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
-	enum tree_code code = gimple_cond_code(c);
-
 	if (code != GT_EXPR && code != GE_EXPR && code != LT_EXPR && code != LE_EXPR)
 		return;
 	if (percpu_value(L, r, 0) && !percpu_value(L, l, 0)) {
@@ -849,6 +846,43 @@ static tree bool_not_param(tree l, enum tree_code *code)
 	return r;
 }
 
+/*
+ * if (unlikely(abs(x) > t)) before folding: "_1 = x > t; _2 = (long) _1;
+ * _3 = __builtin_expect (_2, 0); if (_3 != 0)" (vmstat's per-CPU diff
+ * against its threshold).  The comparison behind the test, through
+ * conversions and __builtin_expect, is what batch_cond() reads.
+ */
+static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree_code code)
+{
+	int n;
+
+	for (n = 0; n < 6 && v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v); n++) {
+		gimple *d = SSA_NAME_DEF_STMT(v);
+		gcall *call = dyn_cast<gcall *>(d);
+		gassign *as = dyn_cast<gassign *>(d);
+
+		if (call && gimple_call_builtin_p(call, BUILT_IN_EXPECT) && gimple_call_num_args(call) > 0) {
+			v = gimple_call_arg(call, 0);
+			continue;
+		}
+		if (!as)
+			return;
+		if (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as))) {
+			v = gimple_assign_rhs1(as);
+			continue;
+		}
+		if (TREE_CODE_CLASS(gimple_assign_rhs_code(as)) != tcc_comparison)
+			return;
+		enum tree_code cmp = gimple_assign_rhs_code(as);
+
+		if (code == EQ_EXPR)
+			cmp = invert_tree_comparison(cmp, false);
+		if (cmp != ERROR_MARK)
+			batch_cond(L, b, gimple_assign_rhs1(as), gimple_assign_rhs2(as), cmp);
+		return;
+	}
+}
+
 static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 {
 	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
@@ -856,7 +890,7 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 	int v;
 
 	if (code != EQ_EXPR && code != NE_EXPR) {
-		batch_cond(L, b, c);
+		batch_cond(L, b, l, r, code);
 		if (b->cond == HC_NONE)
 			range_cond(b, c);
 		if (b->cond == HC_NONE)
@@ -870,6 +904,9 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 		}
 		std::swap(l, r);
 	}
+	expect_batch(L, b, l, code);
+	if (b->cond != HC_NONE)
+		return;
 	l = bool_not_param(l, &code);
 	v = lh_cond_var(l);
 	if (v < 0)
