@@ -127,6 +127,8 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->fe.bound_names);
 	hog_vec_free(&r->fe.bound_max);
 	hog_vec_free(&r->fe.scales);
+	hog_vec_free(&r->fe.iter_names);
+	hog_vec_free(&r->fe.iter_arg);
 	hog_arena_free(&r->arena);
 	if (r->own_strs)
 		hog_strtab_free(r->strs);
@@ -216,6 +218,20 @@ long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char
 	for (i = 0; name && i < r->fe.bound_names.n; i++)
 		if (names_target(r->fe.bound_names.v[i], tag, name))
 			return (long long)(intptr_t)r->fe.bound_max.v[i];
+	return -1;
+}
+
+int hog_rules_iterator(const struct hog_rules *r, const char *name, int *step)
+{
+	int i;
+
+	for (i = 0; name && i < r->fe.iter_names.n; i++)
+		if (!strcmp(r->fe.iter_names.v[i], name)) {
+			intptr_t a = (intptr_t)r->fe.iter_arg.v[i];
+
+			*step = (int)(a & 1);
+			return (int)(a >> 1);
+		}
 	return -1;
 }
 
@@ -1236,6 +1252,44 @@ static int parse_bound(struct parse *p)
 	return 0;
 }
 
+/* iterator NAME arg=N step=0|1 [since=V] [until=V] "reason" */
+static int parse_iterator(struct parse *p)
+{
+	long long arg = -1, step = -1;
+	int i, reason = 0;
+	unsigned since = 0, until = 0;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_ident(p->tok[1].val))
+		return perr(p, "iterator needs a function name");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key)
+			reason++;
+		else if (t->key && !strcmp(t->key, "arg")) {
+			if (parse_int(p, t->key, t->val, 0, 15, &arg))
+				return -1;
+		} else if (t->key && !strcmp(t->key, "step")) {
+			if (parse_int(p, t->key, t->val, 0, 1, &step))
+				return -1;
+		} else if (t->key && is_kversion_key(t->key)) {
+			if (kversion_key(p, t, &since, &until))
+				return -1;
+		} else {
+			return perr(p, "iterator takes arg=N, step=0|1 and a reason, not '%s'", t->val);
+		}
+	}
+	if (arg < 0 || step < 0 || reason != 1)
+		return perr(p, "iterator needs arg=N, step=0|1 and one \"reason\"");
+	if (kversion_order(p, since, until))
+		return -1;
+	if (p->r->kversion && !in_range(p->r->kversion, since, until))
+		return 0;
+	push_name(p, &p->r->fe.iter_names, p->tok[1].val);
+	hog_vec_push(&p->r->fe.iter_arg, (void *)(intptr_t)(arg * 2 + step));
+	return 0;
+}
+
 /* scales NAME|STRUCT.FIELD... */
 static int parse_scales(struct parse *p)
 {
@@ -1303,6 +1357,7 @@ static const struct {
 	{ "percpu-asm", parse_percpu_asm },
 	{ "bound", parse_bound },
 	{ "scales", parse_scales },
+	{ "iterator", parse_iterator },
 };
 
 static int parse_line(struct parse *p, char *s)

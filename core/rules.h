@@ -141,6 +141,8 @@ struct hog_frontend_rules {
 	struct hog_vec percpu_prefix;	/* percpu-asm: "%gs:" */
 	struct hog_vec bound_names;	/* bound: "folio_batch_count", "per_cpu_pages.batch" */
 	struct hog_vec bound_max;	/* bound: its cap, as (void *)(intptr_t) */
+	struct hog_vec iter_names;	/* iterator: "__next_node", "find_next_bit" */
+	struct hog_vec iter_arg;	/* iterator: arg * 2 + step, as (void *)(intptr_t) */
 	struct hog_vec scales;		/* scales: "nr_cpu_ids", "task_struct.tasks" */
 	struct hog_vec kind_types;	/* lock-kind: a lock-type name, "spinlock" */
 	struct hog_vec kind_kinds;	/* lock-kind: its kind, "spin" */
@@ -284,6 +286,11 @@ int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
 long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char *name);
 /* Does a "scales" rule name this function, global (tag NULL) or TAG.FIELD? */
 int hog_rules_scales(const struct hog_rules *r, const char *tag, const char *name);
+/*
+ * iterator NAME arg=N step=S: NAME returns at least its argument N plus
+ * S (0 or 1), or the size it was given.  The argument's index, or -1.
+ */
+int hog_rules_iterator(const struct hog_rules *r, const char *name, int *step);
 /* Whether an inline asm template reads per-CPU data on arch ("x86_64"). */
 int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const char *tmpl);
 

@@ -1864,6 +1864,106 @@ static long long table_cap(struct lower *L, class loop *loop)
 }
 
 /*
+ * A bitmap walk (rules/README.md, "iterator"): for_each_node_mask()'s
+ * "node = __next_node(node, mask)" while node < MAX_NUMNODES, and
+ * for_each_set_bit()'s "bit = find_next_bit(addr, size, bit), bit <
+ * size; bit++".  The counter moves on by at least one every round and
+ * the loop leaves at a constant: at most that many rounds, plus one for
+ * a start at -1.
+ */
+static tree strip_copies(tree t)
+{
+	while (t && TREE_CODE(t) == SSA_NAME) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
+
+		if (!as || !(gimple_assign_single_p(as) ||
+			     CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as))))
+			break;
+		t = gimple_assign_rhs1(as);
+	}
+	return t;
+}
+
+/* t is an iterator's result on the header phi: the phi, *step the rule's */
+static gphi *iter_call(struct lower *L, class loop *loop, tree t, int *step)
+{
+	gcall *c;
+	tree fn;
+	int arg;
+
+	t = strip_copies(t);
+	if (!t || TREE_CODE(t) != SSA_NAME || !(c = dyn_cast<gcall *>(SSA_NAME_DEF_STMT(t))))
+		return NULL;
+	fn = gimple_call_fndecl(c);
+	if (!fn || !DECL_NAME(fn))
+		return NULL;
+	arg = hog_rules_iterator(L->rules, IDENTIFIER_POINTER(DECL_NAME(fn)), step);
+	if (arg < 0 || (unsigned)arg >= gimple_call_num_args(c))
+		return NULL;
+	return header_iv(loop, gimple_call_arg(c, arg));
+}
+
+/* Does the phi move on by at least one round the loop, through an iterator? */
+static bool iter_moves(struct lower *L, class loop *loop, gphi *phi)
+{
+	tree v = strip_copies(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)));
+	HOST_WIDE_INT add = 0;
+	gassign *as;
+	int step;
+
+	if (v && TREE_CODE(v) == SSA_NAME && (as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v))) &&
+	    gimple_assign_rhs_code(as) == PLUS_EXPR &&
+	    const_value(gimple_assign_rhs2(as), &add) && add >= 0 && add <= 1)
+		v = gimple_assign_rhs1(as);
+	return iter_call(L, loop, v, &step) == phi && step + add >= 1;
+}
+
+static long long iter_exit(struct lower *L, class loop *loop, edge e)
+{
+	gimple *last = last_stmt(e->src);
+	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
+	enum tree_code stay;
+	HOST_WIDE_INT k;
+	int n;
+
+	if (!c || !dominated_by_p(CDI_DOMINATORS, loop->latch, e->src))
+		return -1;
+	stay = gimple_cond_code(c);
+	if (e->flags & EDGE_TRUE_VALUE)
+		stay = invert_tree_comparison(stay, false);
+	for (n = 0; n < 2; n++) {
+		tree x = n ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
+		enum tree_code code = n ? swap_tree_comparison(stay) : stay;
+		gphi *phi = header_iv(loop, x);
+		int step;
+
+		if (!const_value(n ? gimple_cond_lhs(c) : gimple_cond_rhs(c), &k) || k < 0 ||
+		    k > (1 << 30) || (code != LT_EXPR && code != LE_EXPR))
+			continue;
+		if (!phi)
+			phi = iter_call(L, loop, x, &step);
+		if (phi && iter_moves(L, loop, phi))
+			return k + (code == LE_EXPR) + 1;
+	}
+	return -1;
+}
+
+static long long iter_cap(struct lower *L, class loop *loop)
+{
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	long long best = -1, n;
+	unsigned i;
+	edge e;
+
+	if (!L->rules->fe.iter_names.n || !loop_latch_edge(loop))
+		return -1;
+	FOR_EACH_VEC_ELT(exits, i, e)
+		if ((n = iter_exit(L, loop, e)) >= 0 && (best < 0 || n < best))
+			best = n;
+	return best;
+}
+
+/*
  * "for (i = 0; i < n; i++)" with n a parameter: at most n iterations.
  * The parameter's index, or -1: an exit that dominates the latch, testing
  * a header phi that starts at 0 and steps by +1 against n (through
@@ -1987,6 +2087,9 @@ static void lower_loops(struct lower *L)
 			bound = tree_to_shwi(niter);
 		exit_bound(L, loop, &bound);
 		max = table_cap(L, loop);
+		if (max >= 0 && (bound < 0 || max < bound))
+			bound = max;
+		max = iter_cap(L, loop);
 		if (max >= 0 && (bound < 0 || max < bound))
 			bound = max;
 		max = max_loop_iterations_int(loop);

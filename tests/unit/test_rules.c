@@ -689,6 +689,26 @@ static void test_err_bound_and_scales(void **state)
 	expect_err(t, "scales k=v\n", "t.rules:1: scales takes bare words, not 'k=v'");
 }
 
+static void test_iterator(void **state)
+{
+	struct rt *t = *state;
+	int step = -1;
+
+	assert_int_equal(parse(t, "iterator find_next_bit arg=2 step=0 \"the next set bit\"\n"
+				  "iterator __next_node arg=0 step=1 \"after n\"\n"), 0);
+	assert_int_equal(hog_rules_iterator(t->r, "find_next_bit", &step), 2);
+	assert_int_equal(step, 0);
+	assert_int_equal(hog_rules_iterator(t->r, "__next_node", &step), 0);
+	assert_int_equal(step, 1);
+	assert_int_equal(hog_rules_iterator(t->r, "cpumask_next", &step), -1);
+	expect_err(t, "iterator\n", "t.rules:1: iterator needs a function name");
+	expect_err(t, "iterator f arg=1 \"r\"\n",
+		   "t.rules:1: iterator needs arg=N, step=0|1 and one \"reason\"");
+	expect_err(t, "iterator f arg=1 step=2 \"r\"\n", "t.rules:1: bad number '2' for 'step'");
+	expect_err(t, "iterator f max=1 \"r\"\n",
+		   "t.rules:1: iterator takes arg=N, step=0|1 and a reason, not '1'");
+}
+
 static void test_rank_and_release_words(void **state)
 {
 	struct rt *t = *state;
@@ -1064,6 +1084,7 @@ int main(void)
 		T(test_rank_and_release_words),
 		T(test_frontend_words),
 		T(test_bound_and_scales),
+		T(test_iterator),
 		T(test_err_bound_and_scales),
 		T(test_kversion_parse),
 		T(test_kversion_filters),
