@@ -107,6 +107,21 @@ static void callback_break(struct fs *fs, const struct tset *set)
 		}
 }
 
+/*
+ * A callback contract (rules: callback-release): the function's
+ * indirect call gives up a lock it holds there (kref_put_lock() calls
+ * release() with the lock taken by refcount_dec_and_lock(), and the
+ * release function drops it).
+ */
+static void callback_release(struct fs *fs, struct tset *set)
+{
+	const char *lock = hog_rules_callback_release(fs->c->rules, fs->f->name);
+	int i;
+
+	for (i = 0; lock && i < set->n; i++)
+		release_lock(fs, &set->t[i], lock);
+}
+
 static void transfer(struct fs *fs, int bno, struct tset *set)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -130,6 +145,7 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 				fs->icalls++;
 				callback_break(fs, set);
 			}
+			callback_release(fs, set);
 			break;
 		case HE_ATOMIC:
 			if (fs->recording)

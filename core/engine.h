@@ -295,6 +295,7 @@ void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
 /* An annotation's lock, held from here on (entry, or a lockdep_assert_held()). */
 void hold_assumed(struct fs *fs, struct tup *t, const char *expr, const char *type, int line);
 void apply_held(struct fs *fs, struct tset *set, const struct hog_event *e);
+void release_lock(struct fs *fs, struct tup *t, const char *expr);
 void seed_entry(struct fs *fs, struct tup *t);
 
 /* cost.c: costs recorded, findings emitted, callees' costs carried */

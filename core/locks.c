@@ -176,6 +176,12 @@ static int release(struct fs *fs, struct tup *t, const char *expr, const char *c
 	return -2;
 }
 
+/* A lock given up by contract (rules: callback-release), as an unlock would */
+void release_lock(struct fs *fs, struct tup *t, const char *expr)
+{
+	release(fs, t, expr, NULL, NULL);
+}
+
 /*
  * The annotation's lock held from here: the caller's, so not taken
  * here (entry).  A lock already held, or given up earlier on this path

@@ -114,6 +114,8 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
 	hog_vec_free(&r->cb_locks);
+	hog_vec_free(&r->rel_funcs);
+	hog_vec_free(&r->rel_locks);
 	hog_vec_free(&r->ctx_rules);
 	hog_vec_free(&r->ctx_tests);
 	hog_vec_free(&r->fe.lock_tags);
@@ -724,6 +726,43 @@ static int parse_callback_break(struct parse *p)
 	push_name(p, &p->r->cb_funcs, p->tok[1].val);
 	hog_vec_push(&p->r->cb_irqs, (void *)(intptr_t)irqs);
 	hog_vec_push(&p->r->cb_locks, (void *)lock);
+	return 0;
+}
+
+const char *hog_rules_callback_release(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->rel_funcs.n; i++)
+		if (!strcmp(r->rel_funcs.v[i], name))
+			return r->rel_locks.v[i];
+	return NULL;
+}
+
+/* callback-release NAME lock=$N... "reason" */
+static int parse_callback_release(struct parse *p)
+{
+	const char *lock = NULL;
+	int i, reason = 0;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_ident(p->tok[1].val))
+		return perr(p, "callback-release needs a function name");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key)
+			reason++;
+		else if (t->key && !strcmp(t->key, "lock") && hog_expr_portable(t->val))
+			lock = hog_expr_norm(p->r->strs, p->r, t->val);
+		else
+			return perr(p, "callback-release takes lock=$N... and a reason, not '%s'", t->val);
+	}
+	if (!lock || reason != 1)
+		return perr(p, "callback-release needs lock=$N... and one \"reason\"");
+	if (hog_rules_callback_release(p->r, p->tok[1].val))
+		return perr(p, "'%s' already has a callback-release", p->tok[1].val);
+	push_name(p, &p->r->rel_funcs, p->tok[1].val);
+	hog_vec_push(&p->r->rel_locks, (void *)lock);
 	return 0;
 }
 
@@ -1388,6 +1427,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "callback-break"))
 		return parse_callback_break(p);
+	if (!strcmp(d, "callback-release"))
+		return parse_callback_release(p);
 	if (!strcmp(d, "context"))
 		return parse_context(p);
 	if (!strcmp(d, "context-test"))

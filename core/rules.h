@@ -196,6 +196,8 @@ struct hog_rules {
 	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
 	struct hog_vec cb_locks;	/* ... lock=EXPR (in the function's terms), NULL none */
+	struct hog_vec rel_funcs;	/* "callback-release": interned function names */
+	struct hog_vec rel_locks;	/* ... lock=EXPR, in the function's terms */
 	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
 	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
 	int nfiles;
@@ -248,6 +250,13 @@ int hog_rules_is_current(const struct hog_rules *r, const char *name);
  */
 int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *irqs_on,
 			     const char **lock);
+/*
+ * A "callback-release" contract: the callback function name calls
+ * through a pointer gives up the lock (kref_put_lock()'s release is
+ * called with the lock held and drops it).  The lock in name's terms,
+ * or NULL if there is no such rule.
+ */
+const char *hog_rules_callback_release(const struct hog_rules *r, const char *name);
 /*
  * The "context" rule for a call of name (call=) or for a store to a
  * field whose lock-class spelling is cls ("hrtimer.function", field=);

@@ -972,6 +972,13 @@ static void test_callback_break(void **state)
 		   "t.rules:1: callback-break takes lock=$N..., irqs=on and a reason, not 'nlru'");
 	expect_err(t, "callback-break w \"r\"\ncallback-break w \"r\"\n",
 		   "t.rules:2: 'w' already has a callback-break");
+	assert_int_equal(parse(t, "callback-release put_locked lock=$2 \"release drops it\"\n"), 0);
+	assert_string_equal(hog_rules_callback_release(t->r, "put_locked"), "$2");
+	assert_null(hog_rules_callback_release(t->r, "walk"));
+	expect_err(t, "callback-release f \"r\"\n",
+		   "t.rules:1: callback-release needs lock=$N... and one \"reason\"");
+	expect_err(t, "callback-release f irqs=on lock=$0 \"r\"\n",
+		   "t.rules:1: callback-release takes lock=$N... and a reason, not 'on'");
 }
 
 static void test_context(void **state)
