@@ -268,6 +268,13 @@ int irq_from_flags(const struct tup *t, const struct callv *cv, int arg)
 		f = fact_get(t, v->var);
 		if (f && f->kind == FK_FLAGS)
 			return f->irq;
+		/*
+		 * A variable holding our flags parameter on this path (a phi
+		 * of it and an irqsave's flags round a loop, as in
+		 * rcu_report_qs_rnp()): restored, it is the parameter.
+		 */
+		if (f && f->kind == FK_PARAM)
+			return HOG_IRQ_PARAM + f->irq;
 	}
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
 	    !strpbrk(v->addr + 1, "/^#["))
