@@ -49,10 +49,10 @@ review "costly call after a new lock wrapper" 1 \
 
 $MK "memcg: release every cached id" $T/loop.patch mm/memcontrol.c \
 	"'static int mem_cgroup_alloc_id(void)\n{'" \
-	"'static void mem_cgroup_release_ids(int n)\n{\n\tint i;\n\n\tspin_lock(&memcg_idr_lock);\n\tfor (i = 0; i < n; i++)\n\t\tidr_remove(&mem_cgroup_idr, i);\n\tspin_unlock(&memcg_idr_lock);\n}\n\nstatic int mem_cgroup_alloc_id(void)\n{'" \
+	"'static void mem_cgroup_release_ids(int n)\n{\n\tint i;\n\n\tspin_lock_irq(&memcg_idr_lock);\n\tfor (i = 0; i < n; i++)\n\t\tidr_remove(&mem_cgroup_idr, i);\n\tspin_unlock_irq(&memcg_idr_lock);\n}\n\nstatic int mem_cgroup_alloc_id(void)\n{'" \
 	mm/memcontrol.c "'\tidr_preload_end();\n\treturn ret;'" "'\tidr_preload_end();\n\tmem_cgroup_release_ids(ret);\n\treturn ret;'"
 review "new unbounded loop under a lock" 1 \
-	"NEW WARNING: unbounded loop in mem_cgroup_release_ids\(\) calling idr_remove\(\) runs with memcg_idr_lock held" \
+	"NEW WARNING: unbounded loop in mem_cgroup_release_ids\(\) calling idr_remove\(\) runs with memcg_idr_lock held and IRQs off" \
 	$T/loop.patch
 
 # --- must not be flagged ---
