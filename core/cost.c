@@ -707,8 +707,45 @@ static void callee_summary(struct fs *fs, const struct tset *set, const struct c
 	}
 }
 
+/*
+ * The states in which the call is not a put giving back a reference the
+ * path took (refs.c): those are not the last put, and cost nothing.
+ * Returns 1 with sub filled (perhaps empty) when some states were left out.
+ */
+static int unbalanced(struct fs *fs, const struct tset *set, const struct callv *cv,
+		      struct tset *sub)
+{
+	int i, n = 0;
+
+	for (i = 0; i < set->n; i++)
+		n += ref_balanced(fs, &set->t[i], cv);
+	if (!n)
+		return 0;
+	sub->n = 0;
+	sub->t = NULL;
+	for (i = 0; i < set->n; i++)
+		if (!ref_balanced(fs, &set->t[i], cv))
+			tset_add(sub, &set->t[i]);
+	return 1;
+}
+
+static void costs_of(struct fs *fs, const struct tset *set, const struct callv *cv);
+
 /* Costs of a call, recorded against the set of states before it. */
 void call_costs(struct fs *fs, const struct tset *set, const struct callv *cv)
+{
+	struct tset sub;
+
+	if (!unbalanced(fs, set, cv, &sub)) {
+		costs_of(fs, set, cv);
+		return;
+	}
+	if (sub.n)
+		costs_of(fs, &sub, cv);
+	tset_free(&sub);
+}
+
+static void costs_of(struct fs *fs, const struct tset *set, const struct callv *cv)
 {
 	const struct hog_event *e = cv->ev;
 	const struct hog_rule *ar = rule_of(fs, e->callee, HR_ATOMIC);

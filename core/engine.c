@@ -122,6 +122,15 @@ static void callback_release(struct fs *fs, struct tset *set)
 		release_lock(fs, &set->t[i], lock);
 }
 
+/* A variable defined again (the next round of a loop) names another object. */
+static void forget_dst(struct tset *set, int var)
+{
+	int i;
+
+	for (i = 0; var >= 0 && i < set->n; i++)
+		ref_forget_var(&set->t[i], var);
+}
+
 static void transfer(struct fs *fs, int bno, struct tset *set)
 {
 	const struct hog_block *b = &fs->f->blocks[bno];
@@ -132,12 +141,15 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 		const struct hog_event *e = &b->ev[i];
 		struct callv cv;
 
+		forget_dst(set, e->dst);
 		switch (e->kind) {
 		case HE_CALL:
 			call_prepare(fs, e, &cv);
 			if (fs->recording)
 				call_costs(fs, set, &cv);
+			ref_put_done(fs, set, &cv);
 			apply_call(fs, set, &cv);
+			ref_get_split(fs, set, &cv);
 			ctx_test_call(fs, set, e);
 			break;
 		case HE_ICALL:
@@ -300,6 +312,7 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			for (j = 0; j < s->nphi; j++) {
 				const struct hog_phi *p = &s->phi[j];
 
+				ref_forget_var(&t, p->dst);
 				for (k = 0; k < p->n; k++)
 					if (p->pred[k] == bno) {
 						int irq, kind = val_fact(fs, &before, &p->val[k], &irq);

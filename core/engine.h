@@ -32,6 +32,7 @@
  * apart outweighs what it buys.
  */
 #define MAX_HELD 8	/* locks held at once (HOG_LIMIT_HELD: the outermost dropped) */
+#define MAX_OWN 2	/* references a path took and has not given back (rules: ref-get) */
 #define MAX_FACTS 24	/* variable facts per tuple (HOG_LIMIT_FACTS: the oldest dropped) */
 #define MAX_REL 8	/* entry locks given up, per tuple */
 #define MAX_CSTS 4	/* constants a tested variable may be, per tuple (more: unknown) */
@@ -107,6 +108,17 @@ struct fact {
 	long long cst[MAX_CSTS];
 };
 
+/*
+ * A reference this function took on a path (rules: ref-get), on the
+ * object key names; var: the variable key was read from, so that its
+ * next definition (the next round of a loop) forgets it; -1 none.
+ */
+struct own {
+	const char *key;
+	int var;
+	int rule;
+};
+
 struct tup {
 	int nheld;
 	struct held held[MAX_HELD];
@@ -129,6 +141,8 @@ struct tup {
 	int pc_soft;		/* the test's fact was soft (fact.soft) */
 	int batched;		/* past a per-CPU threshold test on this path */
 	int ctxclear;		/* HOG_CTX_*: contexts a context test on this path ruled out */
+	int nown;
+	struct own own[MAX_OWN];
 	/* per-path record of the value returned, for trylock summaries */
 };
 
@@ -280,6 +294,14 @@ void find_cookies(struct fs *fs);
 void find_named_phis(struct fs *fs);
 void drop_cookie_locks(struct fs *fs, struct tup *t, int var);
 void drop_cookie_locks_not(struct fs *fs, struct tup *t, int var);
+
+/* refs.c: references taken and given back on a path (rules: ref-get) */
+void ref_get_split(struct fs *fs, struct tset *set, const struct callv *cv);
+int ref_balanced(struct fs *fs, const struct tup *t, const struct callv *cv);
+void ref_put_done(struct fs *fs, struct tset *set, const struct callv *cv);
+void ref_forget_var(struct tup *t, int var);
+int own_eq(const struct tup *a, const struct tup *b);
+void own_meet(struct tup *a, const struct tup *b);
 
 /* locks.c: the transfer of calls, stores and assignments */
 const struct hog_rule *rule_of(struct fs *fs, const char *name, enum hog_rule_kind k);

@@ -116,6 +116,9 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->cb_locks);
 	hog_vec_free(&r->rel_funcs);
 	hog_vec_free(&r->rel_locks);
+	hog_vec_free(&r->ref_gets);
+	hog_vec_free(&r->ref_puts);
+	hog_vec_free(&r->ref_info);
 	hog_vec_free(&r->ctx_rules);
 	hog_vec_free(&r->ctx_tests);
 	hog_vec_free(&r->fe.lock_tags);
@@ -763,6 +766,96 @@ static int parse_callback_release(struct parse *p)
 		return perr(p, "'%s' already has a callback-release", p->tok[1].val);
 	push_name(p, &p->r->rel_funcs, p->tok[1].val);
 	hog_vec_push(&p->r->rel_locks, (void *)lock);
+	return 0;
+}
+
+int hog_rules_ref_get(const struct hog_rules *r, const char *name, int *arg, int *is_try)
+{
+	int i;
+
+	for (i = 0; name && i < r->ref_gets.n; i++)
+		if (!strcmp(r->ref_gets.v[i], name)) {
+			intptr_t v = (intptr_t)r->ref_info.v[i];
+
+			*arg = v / 2;
+			*is_try = v % 2;
+			return i;
+		}
+	return -1;
+}
+
+int hog_rules_ref_put_of(const struct hog_rules *r, int i, const char *name)
+{
+	const char *s = i >= 0 && i < r->ref_puts.n ? r->ref_puts.v[i] : NULL;
+	size_t n = name ? strlen(name) : 0;
+
+	while (s && n) {
+		size_t k = strcspn(s, ",");
+
+		if (k == n && !strncmp(s, name, n))
+			return 1;
+		s = s[k] ? s + k + 1 : NULL;
+	}
+	return 0;
+}
+
+int hog_rules_ref_put(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->ref_gets.n; i++)
+		if (hog_rules_ref_put_of(r, i, name))
+			return (intptr_t)r->ref_info.v[i] / 2;
+	return -1;
+}
+
+/* A comma-separated list of identifiers, as put= takes. */
+static int ident_list(const char *s)
+{
+	char b[256];
+	char *q, *save = NULL;
+
+	if (!s || !*s || strlen(s) >= sizeof(b) || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+		return 0;
+	snprintf(b, sizeof(b), "%s", s);
+	for (q = strtok_r(b, ",", &save); q; q = strtok_r(NULL, ",", &save))
+		if (!is_ident(q))
+			return 0;
+	return 1;
+}
+
+/* ref-get NAME put=PUT[,PUT] [arg=N] [try] "reason" */
+static int parse_ref_get(struct parse *p)
+{
+	const char *puts = NULL;
+	long long arg = 0;
+	int i, try = 0, reason = 0, d1, d2;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_ident(p->tok[1].val))
+		return perr(p, "ref-get needs a function name");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key)
+			reason++;
+		else if (t->key && !strcmp(t->key, "put") && ident_list(t->val))
+			puts = hog_intern(p->r->strs, t->val);
+		else if (t->key && !strcmp(t->key, "arg")) {
+			if (parse_int(p, t->key, t->val, 0, 15, &arg))
+				return -1;
+		} else if (!t->key && !t->quoted && !strcmp(t->val, "try"))
+			try = 1;
+		else
+			return perr(p, "ref-get takes put=NAME[,NAME], arg=N, try and a reason, not '%s'",
+				    t->val);
+	}
+	if (!puts || reason != 1)
+		return perr(p, "ref-get needs put=NAME[,NAME] and one \"reason\"");
+	if (hog_rules_ref_get(p->r, p->tok[1].val, &d1, &d2) >= 0)
+		return perr(p, "'%s' already has a ref-get", p->tok[1].val);
+	push_name(p, &p->r->ref_gets, p->tok[1].val);
+	hog_vec_push(&p->r->ref_puts, (void *)puts);
+	hog_vec_push(&p->r->ref_info, (void *)(intptr_t)(arg * 2 + try));
 	return 0;
 }
 
@@ -1429,6 +1522,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_callback_break(p);
 	if (!strcmp(d, "callback-release"))
 		return parse_callback_release(p);
+	if (!strcmp(d, "ref-get"))
+		return parse_ref_get(p);
 	if (!strcmp(d, "context"))
 		return parse_context(p);
 	if (!strcmp(d, "context-test"))

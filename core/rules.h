@@ -198,6 +198,9 @@ struct hog_rules {
 	struct hog_vec cb_locks;	/* ... lock=EXPR (in the function's terms), NULL none */
 	struct hog_vec rel_funcs;	/* "callback-release": interned function names */
 	struct hog_vec rel_locks;	/* ... lock=EXPR, in the function's terms */
+	struct hog_vec ref_gets;	/* "ref-get": interned function names */
+	struct hog_vec ref_puts;	/* ... put=NAME[,NAME]: its puts, interned, comma-joined */
+	struct hog_vec ref_info;	/* ... arg * 2 + try, as (void *)(intptr_t) */
 	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
 	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
 	int nfiles;
@@ -257,6 +260,16 @@ int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *i
  * or NULL if there is no such rule.
  */
 const char *hog_rules_callback_release(const struct hog_rules *r, const char *name);
+/*
+ * "ref-get NAME put=PUT[,PUT] arg=N [try]": NAME takes a reference on
+ * its argument N (on a non-zero return, with try) that a PUT of the
+ * same argument gives back.  The rule's index, or -1; arg and try set.
+ */
+int hog_rules_ref_get(const struct hog_rules *r, const char *name, int *arg, int *is_try);
+/* Is name one of the puts of ref-get rule i? */
+int hog_rules_ref_put_of(const struct hog_rules *r, int i, const char *name);
+/* Is name a put of any ref-get rule?  Its argument, or -1. */
+int hog_rules_ref_put(const struct hog_rules *r, const char *name);
 /*
  * The "context" rule for a call of name (call=) or for a store to a
  * field whose lock-class spelling is cls ("hrtimer.function", field=);

@@ -213,7 +213,7 @@ static int same_locks(const struct tup *a, const struct tup *b)
 	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
 	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->pc_soft != b->pc_soft ||
 	    a->batched != b->batched ||
-	    a->ctxclear != b->ctxclear)
+	    a->ctxclear != b->ctxclear || !own_eq(a, b))
 		return 0;
 	for (i = 0; i < a->nheld; i++)
 		if (!held_eq(&a->held[i], &b->held[i]))
@@ -305,6 +305,7 @@ static void tup_meet(struct tup *a, const struct tup *b)
 		if (!rel_has(a, b->rel[i]))
 			a->rel[a->nrel++] = b->rel[i];
 	facts_meet(a, b);
+	own_meet(a, b);
 	if (a->store_from != b->store_from || a->store_to != b->store_to)
 		a->store_from = a->store_to = NULL;
 	if (a->pc_param != b->pc_param || a->pc_op != b->pc_op || a->pc_mask != b->pc_mask)

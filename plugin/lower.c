@@ -586,7 +586,10 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 		op = "u>>";
 	else if (code == TRUTH_NOT_EXPR || (code == BIT_XOR_EXPR &&
 		 TREE_CODE(TREE_TYPE(lhs)) == BOOLEAN_TYPE &&
-		 integer_onep(gimple_assign_rhs2(as))))
+		 integer_onep(gimple_assign_rhs2(as))) ||
+		 /* !folio_try_get(folio) on a bool: "_2 = ~_1" */
+		 (code == BIT_NOT_EXPR && TREE_CODE(TREE_TYPE(lhs)) == BOOLEAN_TYPE &&
+		  TYPE_PRECISION(TREE_TYPE(lhs)) == 1))
 		op = "!";
 	else
 		return;

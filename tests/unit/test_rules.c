@@ -981,6 +981,39 @@ static void test_callback_break(void **state)
 		   "t.rules:1: callback-release takes lock=$N... and a reason, not 'on'");
 }
 
+static void test_ref_get(void **state)
+{
+	struct rt *t = *state;
+	int arg = -1, is_try = -1;
+
+	assert_int_equal(hog_rules_ref_get(t->r, "css_tryget", &arg, &is_try), -1);
+	assert_int_equal(parse(t, "ref-get css_get put=css_put \"r\"\n"
+			      "ref-get css_tryget put=css_put,css_put_many try \"r\"\n"
+			      "ref-get kref_get_x put=kref_put_x arg=1 \"r\"\n"), 0);
+	assert_int_equal(hog_rules_ref_get(t->r, "css_get", &arg, &is_try), 0);
+	assert_int_equal(arg, 0);
+	assert_int_equal(is_try, 0);
+	assert_int_equal(hog_rules_ref_get(t->r, "css_tryget", &arg, &is_try), 1);
+	assert_int_equal(is_try, 1);
+	assert_true(hog_rules_ref_put_of(t->r, 1, "css_put_many"));
+	assert_true(hog_rules_ref_put_of(t->r, 1, "css_put"));
+	/* whole names only: a prefix of one is not a put */
+	assert_false(hog_rules_ref_put_of(t->r, 1, "css_pu"));
+	assert_false(hog_rules_ref_put_of(t->r, 0, "css_put_many"));
+	assert_int_equal(hog_rules_ref_put(t->r, "kref_put_x"), 1);
+	assert_int_equal(hog_rules_ref_put(t->r, "folio_put"), -1);
+	/* a contract on references is no rule on calls to the function */
+	assert_null(hog_rules_find(t->r, hog_intern(t->strs, "css_get"), HR_COST));
+	expect_err(t, "ref-get\n", "t.rules:1: ref-get needs a function name");
+	expect_err(t, "ref-get g \"r\"\n", "t.rules:1: ref-get needs put=NAME[,NAME] and one \"reason\"");
+	expect_err(t, "ref-get g put=p, \"r\"\n",
+		   "t.rules:1: ref-get takes put=NAME[,NAME], arg=N, try and a reason, not 'p,'");
+	expect_err(t, "ref-get g put=p maybe \"r\"\n",
+		   "t.rules:1: ref-get takes put=NAME[,NAME], arg=N, try and a reason, not 'maybe'");
+	expect_err(t, "ref-get g put=p \"r\"\nref-get g put=q \"r\"\n",
+		   "t.rules:2: 'g' already has a ref-get");
+}
+
 static void test_context(void **state)
 {
 	struct rt *t = *state;
@@ -1058,6 +1091,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_callback_break),
+		T(test_ref_get),
 		T(test_context),
 		T(test_context_test),
 		T(test_lock_fields),
