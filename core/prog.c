@@ -647,7 +647,6 @@ static char *irqs_on_reason(const struct hog_prog *prog, const struct hog_findin
 		return NULL;
 	for (i = 0; i < f->npaths; i++) {
 		const struct hog_path *w = &f->paths[i];
-
 		const char *k = w->lock.kind ? w->lock.kind : "irq";
 
 		/* under a sleeping lock, or with only preemption off, it is a note anyway */

@@ -1541,20 +1541,31 @@ static long long value_cap(struct lower *L, tree v)
 	return c.cyc == CAP_NOCYC ? c.max : -1;
 }
 
+/* t through copies and conversions: the value they all carry. */
+static tree strip_copies(tree t)
+{
+	while (t && TREE_CODE(t) == SSA_NAME) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
+
+		if (!as || !(gimple_assign_single_p(as) ||
+			     CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as))))
+			break;
+		t = gimple_assign_rhs1(as);
+	}
+	return t;
+}
+
 /* The header phi t is, through copies and conversions; NULL if none. */
 static gphi *header_iv(class loop *loop, tree t)
 {
-	while (t && TREE_CODE(t) == SSA_NAME) {
-		gimple *d = SSA_NAME_DEF_STMT(t);
+	gimple *d;
 
-		if (gimple_code(d) == GIMPLE_PHI && gimple_bb(d) == loop->header)
-			return as_a<gphi *>(d);
-		if (!is_gimple_assign(d) || !(gimple_assign_single_p(d) ||
-		    CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d))))
-			return NULL;
-		t = gimple_assign_rhs1(d);
-	}
-	return NULL;
+	t = strip_copies(t);
+	if (!t || TREE_CODE(t) != SSA_NAME)
+		return NULL;
+	d = SSA_NAME_DEF_STMT(t);
+	return gimple_code(d) == GIMPLE_PHI && gimple_bb(d) == loop->header ?
+	       as_a<gphi *>(d) : NULL;
 }
 
 /* An unsigned counter's "- 1" is "+ UINT_MAX" in GIMPLE: the step as a signed one. */
@@ -1872,22 +1883,9 @@ static long long table_cap(struct lower *L, class loop *loop)
  * for_each_set_bit()'s "bit = find_next_bit(addr, size, bit), bit <
  * size; bit++".  The counter moves on by at least one every round and
  * the loop leaves at a constant: at most that many rounds, plus one for
- * a start at -1.
+ * a start at -1.  iter_call(): t is an iterator's result on the header
+ * phi; the phi, and *step the rule's.
  */
-static tree strip_copies(tree t)
-{
-	while (t && TREE_CODE(t) == SSA_NAME) {
-		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
-
-		if (!as || !(gimple_assign_single_p(as) ||
-			     CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as))))
-			break;
-		t = gimple_assign_rhs1(as);
-	}
-	return t;
-}
-
-/* t is an iterator's result on the header phi: the phi, *step the rule's */
 static gphi *iter_call(struct lower *L, class loop *loop, tree t, int *step)
 {
 	gcall *c;
