@@ -715,18 +715,19 @@ static void callee_summary(struct fs *fs, const struct tset *set, const struct c
 static int unbalanced(struct fs *fs, const struct tset *set, const struct callv *cv,
 		      struct tset *sub)
 {
-	int i, n = 0;
+	int arg = ref_put_arg(fs, cv), i;
 
-	for (i = 0; i < set->n; i++)
-		n += ref_balanced(fs, &set->t[i], cv);
-	if (!n)
+	if (arg < 0)
 		return 0;
 	sub->n = 0;
 	sub->t = NULL;
 	for (i = 0; i < set->n; i++)
-		if (!ref_balanced(fs, &set->t[i], cv))
+		if (ref_owned(fs, &set->t[i], cv, arg) < 0)
 			tset_add(sub, &set->t[i]);
-	return 1;
+	if (sub->n < set->n)
+		return 1;
+	tset_free(sub);
+	return 0;
 }
 
 static void costs_of(struct fs *fs, const struct tset *set, const struct callv *cv);

@@ -297,7 +297,8 @@ void drop_cookie_locks_not(struct fs *fs, struct tup *t, int var);
 
 /* refs.c: references taken and given back on a path (rules: ref-get) */
 void ref_get_split(struct fs *fs, struct tset *set, const struct callv *cv);
-int ref_balanced(struct fs *fs, const struct tup *t, const struct callv *cv);
+int ref_put_arg(struct fs *fs, const struct callv *cv);
+int ref_owned(struct fs *fs, const struct tup *t, const struct callv *cv, int arg);
 void ref_put_done(struct fs *fs, struct tset *set, const struct callv *cv);
 void ref_forget_var(struct tup *t, int var);
 int own_eq(const struct tup *a, const struct tup *b);

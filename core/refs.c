@@ -100,23 +100,28 @@ void ref_get_split(struct fs *fs, struct tset *set, const struct callv *cv)
 	*set = out;
 }
 
-/* Does this put give back a reference the path took? */
-int ref_balanced(struct fs *fs, const struct tup *t, const struct callv *cv)
+/* The argument the call gives a reference back on (rules: ref-get), or -1. */
+int ref_put_arg(struct fs *fs, const struct callv *cv)
 {
-	int arg = hog_rules_ref_put(fs->c->rules, cv->ev->callee);
-	int i = arg >= 0 ? own_find(t, eng_arg_addr(cv, arg)) : -1;
+	return hog_rules_ref_put(fs->c->rules, cv->ev->callee);
+}
 
-	return i >= 0 && hog_rules_ref_put_of(fs->c->rules, t->own[i].rule, cv->ev->callee);
+/* The reference of t that the put of argument arg gives back: its index, or -1. */
+int ref_owned(struct fs *fs, const struct tup *t, const struct callv *cv, int arg)
+{
+	int i = own_find(t, eng_arg_addr(cv, arg));
+
+	return i >= 0 && hog_rules_ref_put_of(fs->c->rules, t->own[i].rule, cv->ev->callee) ?
+	       i : -1;
 }
 
 void ref_put_done(struct fs *fs, struct tset *set, const struct callv *cv)
 {
-	int arg = hog_rules_ref_put(fs->c->rules, cv->ev->callee);
+	int arg = ref_put_arg(fs, cv);
 	int i, k;
 
 	for (i = 0; arg >= 0 && i < set->n; i++)
-		if (ref_balanced(fs, &set->t[i], cv) &&
-		    (k = own_find(&set->t[i], eng_arg_addr(cv, arg))) >= 0)
+		if ((k = ref_owned(fs, &set->t[i], cv, arg)) >= 0)
 			own_del(&set->t[i], k);
 }
 

@@ -118,6 +118,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->rel_locks);
 	hog_vec_free(&r->ref_gets);
 	hog_vec_free(&r->ref_puts);
+	hog_vec_free(&r->ref_put_rule);
 	hog_vec_free(&r->ref_info);
 	hog_vec_free(&r->ctx_rules);
 	hog_vec_free(&r->ctx_tests);
@@ -786,26 +787,21 @@ int hog_rules_ref_get(const struct hog_rules *r, const char *name, int *arg, int
 
 int hog_rules_ref_put_of(const struct hog_rules *r, int i, const char *name)
 {
-	const char *s = i >= 0 && i < r->ref_puts.n ? r->ref_puts.v[i] : NULL;
-	size_t n = name ? strlen(name) : 0;
+	int k;
 
-	while (s && n) {
-		size_t k = strcspn(s, ",");
-
-		if (k == n && !strncmp(s, name, n))
+	for (k = 0; name && k < r->ref_puts.n; k++)
+		if ((intptr_t)r->ref_put_rule.v[k] == i && !strcmp(r->ref_puts.v[k], name))
 			return 1;
-		s = s[k] ? s + k + 1 : NULL;
-	}
 	return 0;
 }
 
 int hog_rules_ref_put(const struct hog_rules *r, const char *name)
 {
-	int i;
+	int k;
 
-	for (i = 0; i < r->ref_gets.n; i++)
-		if (hog_rules_ref_put_of(r, i, name))
-			return (intptr_t)r->ref_info.v[i] / 2;
+	for (k = 0; name && k < r->ref_puts.n; k++)
+		if (!strcmp(r->ref_puts.v[k], name))
+			return (intptr_t)r->ref_info.v[(intptr_t)r->ref_put_rule.v[k]] / 2;
 	return -1;
 }
 
@@ -824,6 +820,19 @@ static int ident_list(const char *s)
 	return 1;
 }
 
+/* The puts of an ident_list(), each pushed as a put of ref-get rule i. */
+static void push_puts(struct parse *p, const char *s, int i)
+{
+	char b[256];
+	char *q, *save = NULL;
+
+	snprintf(b, sizeof(b), "%s", s);
+	for (q = strtok_r(b, ",", &save); q; q = strtok_r(NULL, ",", &save)) {
+		push_name(p, &p->r->ref_puts, q);
+		hog_vec_push(&p->r->ref_put_rule, (void *)(intptr_t)i);
+	}
+}
+
 /* ref-get NAME put=PUT[,PUT] [arg=N] [try] "reason" */
 static int parse_ref_get(struct parse *p)
 {
@@ -839,7 +848,7 @@ static int parse_ref_get(struct parse *p)
 		if (t->quoted && !t->key)
 			reason++;
 		else if (t->key && !strcmp(t->key, "put") && ident_list(t->val))
-			puts = hog_intern(p->r->strs, t->val);
+			puts = t->val;
 		else if (t->key && !strcmp(t->key, "arg")) {
 			if (parse_int(p, t->key, t->val, 0, 15, &arg))
 				return -1;
@@ -853,8 +862,8 @@ static int parse_ref_get(struct parse *p)
 		return perr(p, "ref-get needs put=NAME[,NAME] and one \"reason\"");
 	if (hog_rules_ref_get(p->r, p->tok[1].val, &d1, &d2) >= 0)
 		return perr(p, "'%s' already has a ref-get", p->tok[1].val);
+	push_puts(p, puts, p->r->ref_gets.n);
 	push_name(p, &p->r->ref_gets, p->tok[1].val);
-	hog_vec_push(&p->r->ref_puts, (void *)puts);
 	hog_vec_push(&p->r->ref_info, (void *)(intptr_t)(arg * 2 + try));
 	return 0;
 }

@@ -199,7 +199,8 @@ struct hog_rules {
 	struct hog_vec rel_funcs;	/* "callback-release": interned function names */
 	struct hog_vec rel_locks;	/* ... lock=EXPR, in the function's terms */
 	struct hog_vec ref_gets;	/* "ref-get": interned function names */
-	struct hog_vec ref_puts;	/* ... put=NAME[,NAME]: its puts, interned, comma-joined */
+	struct hog_vec ref_puts;	/* ... put=NAME[,NAME]: each put, interned */
+	struct hog_vec ref_put_rule;	/* ... the ref_gets index of each, as (void *)(intptr_t) */
 	struct hog_vec ref_info;	/* ... arg * 2 + try, as (void *)(intptr_t) */
 	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
 	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
