@@ -200,6 +200,12 @@ void lc_annots_scan(struct lc_fn *F, CXCursor fn);
 void lc_assert_at(struct lc_fn *F, CXCursor c);
 void lc_annots_finish(struct lc_fn *F, struct hog_func *f);
 
+/* uses.c: names (interned) of the unit's functions whose address is taken; cold ones */
+struct hog_map *lc_uses_scan(CXTranslationUnit tu, struct hog_strtab *strs);
+int lc_is_cold(CXTranslationUnit tu, CXCursor fn);
+/* G records: the main file's static initializers storing a function in a field the rules name */
+void lc_inits_scan(CXTranslationUnit tu, struct hog_module *m, const struct hog_rules *rules);
+
 /* lower.c */
 const char *lc_record_tag(struct lc_fn *F, CXType t);
 int lc_display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off);

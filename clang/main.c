@@ -205,6 +205,7 @@ struct unit {
 	struct hog_map *done;	/* USR -> 1 */
 	struct hog_strtab *strs;
 	struct hog_vec work;	/* CXCursor * */
+	struct hog_map *addr;	/* names of functions whose address is taken (uses.c) */
 	int dropped;
 };
 
@@ -237,16 +238,21 @@ static void lower_all(struct unit *u)
 	int i, j;
 
 	clang_visitChildren(clang_getTranslationUnitCursor(u->tu), top, u);
+	u->addr = lc_uses_scan(u->tu, u->strs);
 	for (i = 0; i < u->work.n; i++) {
 		CXCursor *c = u->work.v[i];
 		const char *usr = usr_of(u, *c), *err = NULL;
 		struct hog_vec called = { 0 };
+		struct hog_func *f;
 
 		if (hog_map_get(u->done, usr) || clang_isInvalidDeclaration(*c))
 			continue;
 		hog_map_put(u->done, usr, (void *)1);
-		if (!lc_lower_function(u->m, u->rules, u->tu, *c, &called, &err) && err &&
-		    strcmp(err, "no body"))
+		f = lc_lower_function(u->m, u->rules, u->tu, *c, &called, &err);
+		if (f)
+			f->flags = (hog_map_get(u->addr, f->name) ? HOG_FN_ADDR : 0) |
+				   (lc_is_cold(u->tu, *c) ? HOG_FN_COLD : 0);
+		else if (err && strcmp(err, "no body"))
 			u->dropped++;
 		for (j = 0; j < called.n; j++)
 			hog_vec_push(&u->work, called.v[j]);
@@ -389,6 +395,9 @@ static int check(const struct opts *o)
 	u.strs = strs;
 	u.done = hog_map_new();
 	lower_all(&u);
+	lc_inits_scan(u.tu, u.m, rules);
+	hog_map_free(u.addr);
+	hog_map_free(u.done);
 	hog_module_write(u.m, &b);
 	if (o->print_ir)
 		fwrite(b.s, 1, b.len ? b.len - 1 : 0, stdout);

@@ -197,6 +197,7 @@ struct hog_lockref {
 	 * for a lock).
 	 */
 	struct hog_step reg;
+	int reg_var;		/* reg.func names the variable whose initializer registers it */
 };
 
 /* One way a lock holder reaches the costly site. */
@@ -220,6 +221,14 @@ struct hog_path {
 	 */
 	int count_param;
 	const struct hog_func *count_fn;
+	/*
+	 * Every call of the holder comes from this rare entry, NULL if
+	 * some call may come from elsewhere (prog.c, mark_rare()); rare_by
+	 * says why it is one: NULL for a function marked cold, else the
+	 * rule's word (the name, or the STRUCT.FIELD it is registered in).
+	 */
+	const char *rare;
+	const char *rare_by;
 };
 
 struct hog_finding {

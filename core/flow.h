@@ -25,6 +25,7 @@ struct hog_raw {
 struct hog_entry_ctx {
 	const struct hog_ctx_rule *rule;
 	struct hog_step reg;	/* the registration: function, file, line, col */
+	int reg_var;		/* reg.func is a variable: a static initializer registers it */
 };
 
 struct hog_flow_ctx {

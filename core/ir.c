@@ -46,9 +46,26 @@ void hog_module_free(struct hog_module *m)
 		return;
 	hog_arena_free(&m->arena);
 	free(m->funcs);
+	free(m->regs);
 	if (m->own_strs)
 		hog_strtab_free(m->strs);
 	free(m);
+}
+
+void hog_module_add_reg(struct hog_module *m, const char *var, int line, const char *cls,
+			const char *func)
+{
+	struct hog_init_reg *g;
+
+	if (m->nregs == m->cregs) {
+		m->cregs = m->cregs ? 2 * m->cregs : 8;
+		m->regs = hog_xrealloc(m->regs, m->cregs * sizeof(*m->regs));
+	}
+	g = &m->regs[m->nregs++];
+	g->var = hog_intern(m->strs, var);
+	g->line = line;
+	g->cls = hog_intern(m->strs, cls);
+	g->func = hog_intern(m->strs, func);
 }
 
 struct hog_func *hog_func_new(struct hog_module *m, const char *name,
@@ -408,12 +425,21 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 	hog_buf_add(b, HOG_IR_MAGIC "\nT ");
 	put_word(b, m->tu);
 	hog_buf_add(b, "\n");
+	for (i = 0; i < m->nregs; i++) {
+		hog_buf_add(b, "G ");
+		put_word(b, m->regs[i].var);
+		hog_buf_printf(b, " %d ", m->regs[i].line);
+		put_word(b, m->regs[i].cls);
+		hog_buf_add(b, " ");
+		put_word(b, m->regs[i].func);
+		hog_buf_add(b, "\n");
+	}
 	for (fi = 0; fi < m->nfuncs; fi++) {
 		const struct hog_func *f = m->funcs[fi];
 
 		hog_buf_add(b, "F ");
 		put_word(b, f->name);
-		hog_buf_printf(b, " %d ", f->is_static);
+		hog_buf_printf(b, " %u ", (unsigned)!!f->is_static | f->flags << 1);
 		put_word(b, f->file);
 		hog_buf_printf(b, " %d %d %d", f->line, f->nvars, f->nparams);
 		for (i = 0; i < f->nparams; i++) {
@@ -648,7 +674,7 @@ static int rd_func(struct rd *r, struct hog_func **fp, struct hog_vec *blocks)
 	if (!(w = get_name(r)))
 		return -1;
 	snprintf(name, sizeof(name), "%s", w);
-	if (get_int(r, &is_static, 0, 1))
+	if (get_int(r, &is_static, 0, 7))
 		return -1;
 	if (!(w = get_name(r)))
 		return -1;
@@ -664,8 +690,9 @@ static int rd_func(struct rd *r, struct hog_func **fp, struct hog_vec *blocks)
 		}
 		params[i] = hog_intern(r->m->strs, w);
 	}
-	f = hog_func_new(r->m, name, file, line, is_static, nparams, params);
+	f = hog_func_new(r->m, name, file, line, is_static & 1, nparams, params);
 	free(params);
+	f->flags = (unsigned)is_static >> 1;
 	f->nvars = nvars;
 	*fp = f;
 	blocks->n = 0;
@@ -916,6 +943,33 @@ static void rd_tu(struct rd *r)
 		r->m->tu = hog_intern(r->m->strs, w);
 }
 
+static void rd_reg(struct rd *r, const struct hog_func *f)
+{
+	char var[4096], cls[4096];
+	const char *w;
+	int line;
+
+	if (f) {
+		rd_fail(r, "initializer record after a function");
+		return;
+	}
+	if (!(w = get_name(r)))
+		return;
+	snprintf(var, sizeof(var), "%s", w);
+	if (get_int(r, &line, 0, 1 << 30) || !(w = get_name(r)))
+		return;
+	snprintf(cls, sizeof(cls), "%s", w);
+	if (!(w = get_name(r)))
+		return;
+	if (!*var || !*cls || !*w) {
+		rd_fail(r, "empty word in an initializer record");
+		return;
+	}
+	hog_module_add_reg(r->m, var, line, cls, w);
+	if (!at_eol(r))
+		rd_fail(r, "trailing text");
+}
+
 static void rd_vname(struct rd *r, struct hog_func *f, struct hog_vec *blocks, size_t len)
 {
 	const char *w;
@@ -1002,6 +1056,9 @@ static void rd_record(struct rd *r, struct hog_func **f, struct hog_vec *blocks,
 	switch (kind) {
 	case 'T':
 		rd_tu(r);
+		break;
+	case 'G':
+		rd_reg(r, *f);
 		break;
 	case 'F':
 		if (rd_end_func(r, *f, blocks))

@@ -161,11 +161,22 @@ struct hog_annot {
 	const char *expr;	/* interned address expression of the lock */
 };
 
+/*
+ * What the frontend knows of a function beyond its body, in the F
+ * record's static word (docs/ir.md): its address is taken somewhere in
+ * its unit (code or a static initializer, .store = f), so it may have
+ * callers nobody sees; it is marked cold (__cold, and so __init and
+ * __exit): the programmer says it rarely runs.
+ */
+#define HOG_FN_ADDR	1u
+#define HOG_FN_COLD	2u
+
 struct hog_func {
 	const char *name;	/* interned */
 	const char *file;	/* interned, where the body is */
 	int line;
 	int is_static;
+	unsigned flags;		/* HOG_FN_*: what the frontend knows of its uses */
 	int nparams;
 	const char **params;	/* names, "" when unnamed */
 	int nblocks;		/* block 0 is the entry */
@@ -191,6 +202,19 @@ struct hog_func {
  * A module is what one object file carries: the functions of one
  * translation unit, all allocated in one arena.
  */
+/*
+ * A function a static initializer stores in a field: "static struct
+ * kobj_attribute x = __ATTR(..., x_store)" is kobj_attribute.store
+ * holding x_store.  A registration the call graph does not show (G
+ * record, docs/ir.md).
+ */
+struct hog_init_reg {
+	const char *var;	/* the variable initialized, interned */
+	int line;		/* of its definition */
+	const char *cls;	/* "STRUCT.FIELD", as hog_expr_class() spells a store's */
+	const char *func;	/* the function stored */
+};
+
 struct hog_module {
 	struct hog_arena arena;
 	struct hog_strtab *strs;
@@ -199,10 +223,14 @@ struct hog_module {
 	int nfuncs;
 	struct hog_func **funcs;
 	int cap;
+	int nregs, cregs;
+	struct hog_init_reg *regs;
 };
 
 struct hog_module *hog_module_new(struct hog_strtab *strs, const char *tu);
 void hog_module_free(struct hog_module *m);
+void hog_module_add_reg(struct hog_module *m, const char *var, int line, const char *cls,
+			const char *func);
 
 /* Builder used by frontends. */
 struct hog_func *hog_func_new(struct hog_module *m, const char *name,

@@ -137,7 +137,9 @@ void hog_finding_lines(const struct hog_finding *f, int max_callers, hog_line_fn
 			   f->callee ? "()" : "", f->reason ? f->reason : f->cls));
 	if (p->lock.reg.func)
 		emit(fn, ctx, HOG_LINE_TAKEN, p->lock.reg.file, p->lock.reg.line, p->lock.reg.col,
-		     hog_xasprintf("%s() runs as %s: registered here, in %s() (rules: context)",
+		     hog_xasprintf(p->lock.reg_var ?
+				   "%s() runs as %s: registered here, by the initializer of %s (rules: context)" :
+				   "%s() runs as %s: registered here, in %s() (rules: context)",
 				   p->holder, p->lock.name, p->lock.reg.func));
 	else if (p->lock.line > 0 && p->lock.name)
 		emit(fn, ctx, HOG_LINE_TAKEN, p->file, p->lock.line, 0,

@@ -21,6 +21,9 @@ struct fnode {
 	int ncallee;
 	struct fnode **callee;
 	int self_edge;
+	int addr;		/* its address is a value somewhere: callers we cannot see */
+	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
+	const char *rare_by;	/* a root's rule word; NULL when it is cold */
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
 };
 
@@ -138,18 +141,24 @@ void hog_prog_add_module(struct hog_prog *p, struct hog_module *m)
 	}
 }
 
-static struct fnode *resolve(struct hog_prog *p, const struct hog_func *caller,
-			     const char *callee)
+/* The function name means in unit tu: its own static, else the global. */
+static struct fnode *resolve_in(struct hog_prog *p, const char *tu, const char *name)
 {
 	struct fnode *n;
 
-	if (!callee)
+	if (!name)
 		return NULL;
-	callee = hog_intern(p->strs, callee);
-	n = hog_map_get(p->scoped, scoped_key(p, caller->tu, callee, 't'));
+	name = hog_intern(p->strs, name);
+	n = hog_map_get(p->scoped, scoped_key(p, tu, name, 't'));
 	if (n)
 		return n;
-	return hog_map_get(p->globals, callee);
+	return hog_map_get(p->globals, name);
+}
+
+static struct fnode *resolve(struct hog_prog *p, const struct hog_func *caller,
+			     const char *callee)
+{
+	return resolve_in(p, caller->tu, callee);
 }
 
 static const struct hog_summary *lookup(void *ctx, const struct hog_func *caller,
@@ -227,12 +236,35 @@ static void registration(struct hog_prog *p, struct fnode *n, const struct hog_e
 	cb->ctx.reg.col = ev->col;
 }
 
+/* A function a unit's static initializer stores in a field of a context= rule. */
+static void init_registrations(struct hog_prog *p, const struct hog_module *m)
+{
+	int i;
+
+	for (i = 0; i < m->nregs; i++) {
+		const struct hog_init_reg *g = &m->regs[i];
+		const struct hog_ctx_rule *r = hog_rules_ctx_field(p->rules, g->cls);
+		struct fnode *cb = r ? resolve_in(p, m->tu, g->func) : NULL;
+
+		if (!cb || cb->ctx.rule)
+			continue;
+		cb->ctx.rule = r;
+		cb->ctx.reg.func = g->var;
+		cb->ctx.reg.file = m->tu;
+		cb->ctx.reg.line = g->line;
+		cb->ctx.reg.col = 0;
+		cb->ctx.reg_var = 1;
+	}
+}
+
 static void find_registrations(struct hog_prog *p)
 {
 	int i, b, e;
 
 	if (!p->rules->ctx_rules.n)
 		return;
+	for (i = 0; i < p->mods.n; i++)
+		init_registrations(p, p->mods.v[i]);
 	for (i = 0; i < p->nodes.n; i++) {
 		struct fnode *n = p->nodes.v[i];
 
@@ -240,6 +272,128 @@ static void find_registrations(struct hog_prog *p)
 			for (e = 0; e < n->f->blocks[b].nev; e++)
 				registration(p, n, &n->f->blocks[b].ev[e]);
 	}
+}
+
+/*
+ * Functions whose address is a value: in the frontend's view of the
+ * whole unit (HOG_FN_ADDR, static initializers included), or in an
+ * event or phi of the IR.  Their callers are not all in the call graph.
+ */
+static void mark_addresses(struct hog_prog *p)
+{
+	int i, b, e, k;
+
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		if (n->f->flags & HOG_FN_ADDR)
+			n->addr = 1;
+	}
+	for (i = 0; i < p->mods.n; i++) {
+		const struct hog_module *m = p->mods.v[i];
+		struct fnode *fn;
+
+		for (k = 0; k < m->nregs; k++)
+			if ((fn = resolve_in(p, m->tu, m->regs[k].func)))
+				fn->addr = 1;
+	}
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i], *fn;
+
+		for (b = 0; b < n->f->nblocks; b++) {
+			const struct hog_block *bb = &n->f->blocks[b];
+
+			for (e = 0; e < bb->nev; e++)
+				for (k = 0; k < bb->ev[e].nargs; k++)
+					if ((fn = func_at(p, n->f, &bb->ev[e].args[k])))
+						fn->addr = 1;
+			for (e = 0; e < bb->nphi; e++)
+				for (k = 0; k < bb->phi[e].n; k++)
+					if ((fn = func_at(p, n->f, &bb->phi[e].val[k])))
+						fn->addr = 1;
+		}
+	}
+}
+
+/*
+ * Rare entries (rules: rare; functions marked cold, as __init and
+ * __exit are): boot, teardown, an administrator's request.  A static
+ * function of its own unit whose address is never taken, called only
+ * from rare functions, is rare too: every call comes from one of them.
+ * A function without a caller in the program is not (its callers are
+ * elsewhere), nor a header's static inline, analysed once for every
+ * unit that includes it.
+ */
+static int only_rare_callers(const struct hog_vec *callers, struct fnode **root)
+{
+	int i;
+
+	for (i = 0; i < callers->n; i++)
+		if (!((struct fnode *)callers->v[i])->rare)
+			return 0;
+	*root = callers->n ? ((struct fnode *)callers->v[0])->rare : NULL;
+	return callers->n > 0;
+}
+
+static void mark_rare(struct hog_prog *p)
+{
+	struct hog_vec *callers = hog_xcalloc(p->nodes.n + 1, sizeof(*callers));
+	struct fnode *root;
+	int i, k, changed;
+
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		n->index = i + 1;	/* solve_all() numbers them again */
+		if (hog_rules_is_rare(p->rules, n->f->name)) {
+			n->rare = n;
+			n->rare_by = n->f->name;
+		} else if (n->f->flags & HOG_FN_COLD) {
+			n->rare = n;
+		}
+	}
+	/* .store = x_store: a sysfs write, a sysctl (rules: rare STRUCT.FIELD) */
+	for (i = 0; i < p->mods.n; i++) {
+		const struct hog_module *m = p->mods.v[i];
+
+		for (k = 0; k < m->nregs; k++) {
+			struct fnode *n = hog_rules_is_rare(p->rules, m->regs[k].cls) ?
+					  resolve_in(p, m->tu, m->regs[k].func) : NULL;
+
+			if (n && !n->rare) {
+				n->rare = n;
+				n->rare_by = m->regs[k].cls;
+			}
+		}
+	}
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *c = p->nodes.v[i];
+
+		for (k = 0; k < c->ncallee; k++) {
+			struct fnode *n = c->callee[k];
+
+			if (n != c && !n->rare && n->f->is_static && !n->addr &&
+			    n->f->file == n->f->tu)
+				hog_vec_push(&callers[n->index - 1], c);
+		}
+	}
+	/* rounds until nothing changes: chains of statics are short */
+	do {
+		changed = 0;
+		for (i = 0; i < p->nodes.n; i++) {
+			struct fnode *n = p->nodes.v[i];
+
+			if (!n->rare && only_rare_callers(&callers[i], &root)) {
+				n->rare = root;
+				changed = 1;
+			}
+		}
+	} while (changed);
+	for (i = 0; i < p->nodes.n; i++) {
+		((struct fnode *)p->nodes.v[i])->index = 0;
+		hog_vec_free(&callers[i]);
+	}
+	free(callers);
 }
 
 static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
@@ -254,11 +408,18 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 		.entry = n->ctx.rule ? &n->ctx : NULL,
 	};
 	struct hog_summary s;
+	int first = p->raws.n, i;
 
 	memset(&s, 0, sizeof(s));
 	hog_flow_function(&c, n->f, &s);
 	n->sum = s;
 	n->have = 1;
+	for (i = first; want_raws && n->rare && i < p->raws.n; i++) {
+		struct hog_raw *r = p->raws.v[i];
+
+		r->path.rare = n->rare->f->name;
+		r->path.rare_by = n->rare->rare_by;
+	}
 }
 
 /*
@@ -476,10 +637,12 @@ static const char *loop_diagnostic(const struct hog_rules *r, const struct hog_f
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
-	int ba = hog_rules_is_boot(r, a->holder) || path_quiesced(r, a) || path_diagnostic(r, a);
-	int bb = hog_rules_is_boot(r, b->holder) || path_quiesced(r, b) || path_diagnostic(r, b);
+	int ba = hog_rules_is_boot(r, a->holder) || path_quiesced(r, a) || path_diagnostic(r, a) ||
+		 a->rare;
+	int bb = hog_rules_is_boot(r, b->holder) || path_quiesced(r, b) || path_diagnostic(r, b) ||
+		 b->rare;
 
-	/* a way from outside the boot phase (and the checks-off holders) says more */
+	/* a way from outside the boot phase (checks-off, diagnostic, rare) says more */
 	if (ba != bb)
 		return bb;
 	if (a->irqs_off != b->irqs_off)
@@ -675,28 +838,11 @@ static long long passed_cap(const struct hog_func *caller, const struct hog_even
 	return -1;
 }
 
-/* Is fn's address a value anywhere in its unit (a call through a pointer we cannot see)? */
+/* Is fn's address a value anywhere (a call through a pointer we cannot see)? */
 static int address_taken(struct hog_prog *p, const struct fnode *fn)
 {
-	int i, b, e, k;
-
-	for (i = 0; i < p->nodes.n; i++) {
-		struct fnode *n = p->nodes.v[i];
-
-		for (b = 0; b < n->f->nblocks; b++) {
-			const struct hog_block *bb = &n->f->blocks[b];
-
-			for (e = 0; e < bb->nev; e++)
-				for (k = 0; k < bb->ev[e].nargs; k++)
-					if (func_at(p, n->f, &bb->ev[e].args[k]) == fn)
-						return 1;
-			for (e = 0; e < bb->nphi; e++)
-				for (k = 0; k < bb->phi[e].n; k++)
-					if (func_at(p, n->f, &bb->phi[e].val[k]) == fn)
-						return 1;
-		}
-	}
-	return 0;
+	(void)p;
+	return fn->addr;
 }
 
 /* Does n call fn directly (build_edges())? */
@@ -783,6 +929,53 @@ static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 }
 
 /*
+ * Reached only from a rare entry on every way: boot (__init), module
+ * exit, a teardown or an administrator's request.  The work is real but
+ * runs on no workload's hot path.  A sleep stays an error: the kernel
+ * checks atomic context there too.  Malloc'ed, NULL if some way's holder
+ * has callers that are not rare.
+ */
+static const char *rare_what(const struct hog_path *w)
+{
+	if (!w->rare_by)
+		return "which is marked cold";
+	if (strchr(w->rare_by, '.'))
+		return "an administrator's interface (a sysfs or sysctl handler)";
+	return "a rare entry (boot, teardown, an administrator's request)";
+}
+
+/* malloc'ed */
+static char *rare_rule(const struct hog_path *w)
+{
+	if (!w->rare_by)
+		return hog_xstrdup("__init, __exit and __cold: the compiler is told it rarely runs");
+	return hog_xasprintf("rules: rare %s", w->rare_by);
+}
+
+static char *rare_reason(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	const struct hog_path *w = &f->paths[0];
+	char *rule, *t;
+	int i;
+
+	if (hog_kind_sleeps(f->kind))
+		return NULL;
+	for (i = 0; i < f->npaths; i++)
+		if (!f->paths[i].rare)
+			return NULL;
+	(void)prog;
+	rule = rare_rule(w);
+	if (w->holder == w->rare)
+		t = hog_xasprintf("it is held in %s(), %s: it runs on no workload's hot path (%s)",
+				  w->rare, rare_what(w), rule);
+	else
+		t = hog_xasprintf("its holder %s() is called only from %s(), %s: it runs on no workload's hot path (%s)",
+				  w->holder, w->rare, rare_what(w), rule);
+	free(rule);
+	return t;
+}
+
+/*
  * The score orders findings (highest first); the weights are policy,
  * in the catalogue's "rank" lines.  The severity is not: sleeping is
  * an error, outside the boot phase; the reasons for a note are
@@ -801,6 +994,8 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		loop_why = count_reason(prog, f);
 	if (!why && !loop_why)
 		loop_why = irqs_on_reason(prog, f);
+	if (!why && !loop_why)
+		loop_why = rare_reason(prog, f);
 
 	f->score = score(prog, f);
 	if (loop_why) {
@@ -1154,6 +1349,8 @@ void hog_prog_solve(struct hog_prog *p)
 {
 	build_edges(p);
 	find_registrations(p);
+	mark_addresses(p);
+	mark_rare(p);
 	solve_all(p);
 	group(p);
 }

@@ -196,7 +196,8 @@ static void context_json(json_t *o, const struct hog_path *p)
 			    json_pack("{s:o,s:s,s:{s:o,s:o,s:i,s:i}}", "what", jstr(p->lock.name),
 				      "irq", strcmp(p->lock.kind ? p->lock.kind : "", "hardirq") ?
 				      "softirq" : "hardirq",
-				      "registered", "function", jstr(r->func), "file", jstr(r->file),
+				      "registered", p->lock.reg_var ? "variable" : "function",
+				      jstr(r->func), "file", jstr(r->file),
 				      "line", r->line, "col", r->col));
 }
 

@@ -111,6 +111,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->current_funcs);
 	hog_vec_free(&r->quiesced_funcs);
 	hog_vec_free(&r->diag_funcs);
+	hog_vec_free(&r->rare_funcs);
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
 	hog_vec_free(&r->cb_locks);
@@ -686,6 +687,29 @@ static int parse_words(struct parse *p, struct hog_vec *v, const char *what)
 	return 0;
 }
 
+/* "rare NAME|STRUCT.FIELD...": a function, or every function a static initializer stores there */
+static int parse_rare(struct parse *p)
+{
+	int i;
+
+	if (p->ntok < 2)
+		return perr(p, "rare needs words");
+	for (i = 1; i < p->ntok; i++) {
+		const char *w = p->tok[i].val, *dot = strchr(w, '.');
+		char *head = hog_xstrdup(w);
+		int ok;
+
+		if (dot)
+			head[dot - w] = 0;
+		ok = !p->tok[i].key && is_ident(head) && (!dot || is_ident(dot + 1));
+		free(head);
+		if (!ok)
+			return perr(p, "rare takes function names or STRUCT.FIELD, not '%s'", w);
+		hog_vec_push(&p->r->rare_funcs, (void *)hog_intern(p->r->strs, w));
+	}
+	return 0;
+}
+
 int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *irqs_on,
 			     const char **lock)
 {
@@ -1041,6 +1065,11 @@ int hog_rules_is_quiesced(const struct hog_rules *r, const char *name)
 int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name)
 {
 	return in_list(&r->diag_funcs, name);
+}
+
+int hog_rules_is_rare(const struct hog_rules *r, const char *name)
+{
+	return in_list(&r->rare_funcs, name);
 }
 
 int hog_rules_is_current(const struct hog_rules *r, const char *name)
@@ -1527,6 +1556,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->diag_funcs, d);
 	if (!strcmp(d, "current-task"))
 		return parse_words(p, &p->r->current_funcs, d);
+	if (!strcmp(d, "rare"))
+		return parse_rare(p);
 	if (!strcmp(d, "callback-break"))
 		return parse_callback_break(p);
 	if (!strcmp(d, "callback-release"))

@@ -193,6 +193,7 @@ struct hog_rules {
 	struct hog_vec current_funcs;	/* "current-task": interned function names */
 	struct hog_vec quiesced_funcs;	/* "checks-off": interned function names */
 	struct hog_vec diag_funcs;	/* "diagnostic": interned function names */
+	struct hog_vec rare_funcs;	/* "rare": interned function names */
 	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
 	struct hog_vec cb_locks;	/* ... lock=EXPR (in the function's terms), NULL none */
@@ -244,6 +245,8 @@ int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
 int hog_rules_is_quiesced(const struct hog_rules *r, const char *name);
 /* Is name one of the "diagnostic" functions (free_debug_processing, validate_slab_node)? */
 int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name);
+/* Is name one of the "rare" entry points (kmem_cache_destroy, list_lru_destroy)? */
+int hog_rules_is_rare(const struct hog_rules *r, const char *name);
 /* Is name one of the "current-task" functions (get_current)? */
 int hog_rules_is_current(const struct hog_rules *r, const char *name);
 /*

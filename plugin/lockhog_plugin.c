@@ -311,6 +311,8 @@ static void start_unit(void)
 	while (lh.main_file[0] == '.' && lh.main_file[1] == '/')
 		lh.main_file += 2;
 	lh.mod = hog_module_new(lh.strs, lh.main_file);
+	/* the pass runs after the unit is analysed: every initializer is there */
+	lh_lower_inits(lh.mod, lh.rules, &lh.locs);
 }
 
 /*

@@ -2114,6 +2114,23 @@ bool lh_lower_changes_cfg(void)
 {
 	return loops_for_fn(cfun) && number_of_loops(cfun) > 1;
 }
+/*
+ * What the unit says of fn beyond its body (HOG_FN_*).  The pass runs
+ * after the call graph is built, so address_taken already counts every
+ * &fn of the unit, static initializers (.store = fn) included.
+ */
+static unsigned fn_flags(tree fn)
+{
+	cgraph_node *n = cgraph_node::get(fn);
+	unsigned flags = 0;
+
+	if (!n || n->address_taken)
+		flags |= HOG_FN_ADDR;
+	if (lookup_attribute("cold", DECL_ATTRIBUTES(fn)))
+		flags |= HOG_FN_COLD;
+	return flags;
+}
+
 
 struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 			  const struct hog_rules *rules)
@@ -2152,6 +2169,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 			   L.file, fx.line, !TREE_PUBLIC(current_function_decl), params,
 			   pnames);
 	free(pnames);
+	L.f->flags = fn_flags(current_function_decl);
 	L.f->nvars = num_ssa_names;
 	lh_annot_begin(m, L.f, rules, locs);
 	L.line = fx.line;

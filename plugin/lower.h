@@ -30,6 +30,9 @@ int lh_cond_var(tree t);
 tree lh_tested_param(tree t);
 const char *lh_struct_name(tree type);
 
+/* The unit's static initializers that store a function in a field the rules name (inits.c). */
+void lh_lower_inits(struct hog_module *m, const struct hog_rules *rules, struct lh_locs *locs);
+
 /*
  * Lowers the current function (cfun) into m.  rules says which types are
  * locks, which fields and calls lead to a parent, which asm reads per-CPU

@@ -89,6 +89,7 @@ static void build_rich(struct hog_module *m)
 
 	/* a header's static inline in a path that needs escaping */
 	g = ht_fn_in(m, "include/my dir/100%\xc3\xa9.h", "helper", 1, 20, 0, 1, "p");
+	g->flags = HOG_FN_ADDR | HOG_FN_COLD;
 	ht_ret(m, g, 0, 21, NULL);
 	ht_done(m, g);
 }
@@ -263,6 +264,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(f->loops[3].shape, HL_PARENT_WALK);
 	assert_int_equal(f->loops[0].bound, -1);
 	assert_int_equal(r->funcs[1]->is_static, 1);
+	assert_int_equal(r->funcs[1]->flags, HOG_FN_ADDR | HOG_FN_COLD);
+	assert_int_equal(r->funcs[0]->flags, 0);
 	assert_string_equal(r->funcs[1]->file, "include/my dir/100%\xc3\xa9.h");
 	hog_module_free(r);
 }
@@ -473,6 +476,28 @@ static void test_read_empty_payload(void **state)
 	assert_non_null(strstr(t->err, "empty payload"));
 }
 
+/* G: a function a static initializer stores in a field, read back as written */
+static void test_init_regs(void **state)
+{
+	struct it *t = *state;
+	static const char text[] = HDR "G pool_attr 12 kobj_attribute.store pool_store\n"
+				   "F f 0 a.c 1 0 0\nB 0 -\n";
+	struct hog_module *r = read_buf(t, text, sizeof(text) - 1);
+
+	assert_non_null(r);
+	assert_int_equal(r->nregs, 1);
+	assert_string_equal(r->regs[0].var, "pool_attr");
+	assert_int_equal(r->regs[0].line, 12);
+	assert_string_equal(r->regs[0].cls, "kobj_attribute.store");
+	assert_string_equal(r->regs[0].func, "pool_store");
+	hog_module_write(r, &t->buf);
+	assert_string_equal(t->buf.s, text);
+	hog_module_free(r);
+	expect_read_err(t, FN "G v 1 s.f fn\n", "line 4: initializer record after a function");
+	expect_read_err(t, HDR "G v 1 - fn\n", "line 3: empty word in an initializer record");
+	expect_read_err(t, HDR "G v 1 s.f fn x\n", "line 3: trailing text");
+}
+
 static void test_read_bad_values(void **state)
 {
 	struct it *t = *state;
@@ -491,7 +516,7 @@ static void test_read_bad_values(void **state)
 	expect_read_err(t, FN "B 0 -\nE c x 1 g -1 0\n", "line 5: bad number");
 	expect_read_err(t, FN "B 0 -\nE c 2 1 g -2 0\n", "line 5: bad number");
 	expect_read_err(t, FN "B 0 -\nE c 2 1 g -1 257\n", "line 5: bad number");
-	expect_read_err(t, HDR "F f 2 a.c 1 0 0\n", "line 3: bad number");
+	expect_read_err(t, HDR "F f 8 a.c 1 0 0\n", "line 3: bad number");
 	expect_read_err(t, HDR "F f 0 a.c 1 0 1\n", "line 3: missing field");
 	expect_read_err(t, HDR "F f 0 a.c 1 0 0 extra\n", "line 3: trailing text");
 	expect_read_err(t, HDR "F f 0 a.c 1 99999999999 0\n", "line 3: bad number");
@@ -817,6 +842,7 @@ int main(void)
 		T(test_section_payloads),
 		T(test_read_empty_payload),
 		T(test_read_bad_values),
+		T(test_init_regs),
 		T(test_read_bad_structure),
 		T(test_read_bad_function),
 		T(test_read_bad_successor_mid),

@@ -735,6 +735,16 @@ static void test_rank_and_release_words(void **state)
 	assert_int_equal(parse(t, "boot-phase start_kernel\n"), 0);
 	assert_true(hog_rules_is_boot(t->r, "start_kernel"));
 	assert_false(hog_rules_is_boot(t->r, "start_kernel_late"));
+	assert_int_equal(parse(t, "rare list_lru_destroy bdi_unregister\n"), 0);
+	assert_true(hog_rules_is_rare(t->r, "bdi_unregister"));
+	assert_false(hog_rules_is_rare(t->r, "bdi_register"));
+	expect_err(t, "rare\n", "t.rules:1: rare needs words");
+	assert_int_equal(parse(t, "rare kobj_attribute.store\n"), 0);
+	assert_true(hog_rules_is_rare(t->r, "kobj_attribute.store"));
+	expect_err(t, "rare kobj_attribute.\n",
+		   "t.rules:1: rare takes function names or STRUCT.FIELD, not 'kobj_attribute.'");
+	expect_err(t, "rare a.b.c\n",
+		   "t.rules:1: rare takes function names or STRUCT.FIELD, not 'a.b.c'");
 	expect_err(t, "rank adjust bogus=1\n", "t.rules:1: unknown rank adjustment 'bogus'");
 	expect_err(t, "rank sleep\n", "t.rules:1: rank takes key=value settings, not 'sleep'");
 	expect_err(t, "release-by-name\n", "t.rules:1: release-by-name needs words");

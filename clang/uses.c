@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the unit says of a function beyond its body (HOG_FN_*, docs/ir.md),
+ * as the GCC frontend reads it off the call graph and the attributes.
+ *
+ * Address taken: a reference to the function that is not the callee of
+ * a direct call (&f, .store = f, f passed as an argument).  Every
+ * DeclRefExpr to a function is counted, and every direct call; more of
+ * the first than of the second is an address.  Only the main file is
+ * walked: a static function of the unit cannot be named in a header
+ * included before it, and the engine never passes rarity to a header's
+ * static inline anyway (core/prog.c, mark_rare()).
+ *
+ * Cold: libclang does not expose the attribute, so the token that names
+ * it is read (__cold__, or cold).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lc.h"
+
+struct uses {
+	struct hog_strtab *strs;
+	struct hog_map *refs;	/* name -> references, as (void *)(intptr_t) */
+	struct hog_map *calls;	/* name -> direct calls */
+};
+
+static char *name_of(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = hog_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+
+	clang_disposeString(s);
+	return r;
+}
+
+static void count(struct uses *u, struct hog_map *m, CXCursor fn)
+{
+	char *n = name_of(fn);
+	const char *k = hog_intern(u->strs, n);
+
+	free(n);
+	hog_map_put(m, k, (void *)((intptr_t)hog_map_get(m, k) + 1));
+}
+
+static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct uses *u = d;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor r;
+
+	(void)parent;
+	if (k != CXCursor_DeclRefExpr && k != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	r = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
+		count(u, k == CXCursor_CallExpr ? u->calls : u->refs, r);
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		clang_visitChildren(c, walk, d);
+	return CXChildVisit_Continue;
+}
+
+struct hog_map *lc_uses_scan(CXTranslationUnit tu, struct hog_strtab *strs)
+{
+	struct uses u = { strs, hog_map_new(), hog_map_new() };
+	struct hog_map *addr = hog_map_new();
+	size_t it = 0;
+	const void *k;
+	void *v;
+
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), top, &u);
+	while (hog_map_next(u.refs, &it, &k, &v))
+		if ((intptr_t)v > (intptr_t)hog_map_get(u.calls, k))
+			hog_map_put(addr, k, (void *)1);
+	hog_map_free(u.refs);
+	hog_map_free(u.calls);
+	return addr;
+}
+
+/*
+ * An attribute's extent is where its macro was used, which tokenizes to
+ * nothing; its start's spelling location is the attribute's own name
+ * (__cold__ in compiler_attributes.h's __cold, however many macros deep
+ * it was used from).  The first token there says what it is.
+ */
+static int attr_cold(CXTranslationUnit tu, CXCursor a)
+{
+	CXSourceLocation at;
+	CXToken *toks = NULL;
+	CXFile file;
+	unsigned line, col, off, n = 0;
+	int cold = 0;
+
+	clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(a)), &file, &line,
+				  &col, &off);
+	if (!file)
+		return 0;
+	at = clang_getLocation(tu, file, line, col);
+	clang_tokenize(tu, clang_getRange(at, at), &toks, &n);
+	if (n) {
+		CXString s = clang_getTokenSpelling(tu, toks[0]);
+		const char *t = clang_getCString(s);
+
+		cold = t && (!strcmp(t, "cold") || !strcmp(t, "__cold__"));
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(tu, toks, n);
+	return cold;
+}
+
+struct cold_ctx {
+	CXTranslationUnit tu;
+	int cold;
+};
+
+static enum CXChildVisitResult attr(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct cold_ctx *x = d;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_UnexposedAttr && attr_cold(x->tu, c))
+		x->cold = 1;
+	return x->cold ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+int lc_is_cold(CXTranslationUnit tu, CXCursor fn)
+{
+	struct cold_ctx x = { tu, 0 };
+
+	clang_visitChildren(fn, attr, &x);
+	return x.cold;
+}
+
+/*
+ * Static initializers that store a function in a field the rules name
+ * (G records, docs/ir.md; the GCC frontend's plugin/inits.c).  The
+ * visitor sees the initializer as written: ".store = f" is a designator
+ * (an unexposed expression whose first child is the field's MemberRef),
+ * anything else takes the next field in order.
+ */
+#define INIT_DEPTH 8
+
+struct inits {
+	CXTranslationUnit tu;
+	struct hog_module *m;
+	const struct hog_rules *rules;
+	const char *var;
+	int line;
+};
+
+struct fields {
+	CXCursor f[256];
+	int n;
+};
+
+static enum CXVisitorResult add_field(CXCursor c, CXClientData d)
+{
+	struct fields *fs = d;
+
+	if (fs->n < 256)
+		fs->f[fs->n++] = c;
+	return CXVisit_Continue;
+}
+
+struct kids_of_c {
+	CXCursor c[512];
+	int n;
+};
+
+static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct kids_of_c *k = d;
+
+	(void)parent;
+	if (k->n < 512)
+		k->c[k->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+static void kids(CXCursor c, struct kids_of_c *k)
+{
+	k->n = 0;
+	clang_visitChildren(c, add_kid, k);
+}
+
+/* The function a value names (f, &f, (void *)f), or a null cursor. */
+static CXCursor value_function(CXCursor v)
+{
+	int n = 0;
+
+	while (n++ < 4) {
+		CXCursor r = clang_getCursorReferenced(v);
+		struct kids_of_c k;
+
+		if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
+			return r;
+		kids(v, &k);
+		if (k.n != 1)
+			break;
+		v = k.c[0];
+	}
+	return clang_getNullCursor();
+}
+
+static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth);
+
+static void init_list(struct inits *in, CXCursor list, int depth)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(list));
+	struct fields fs = { .n = 0 };
+	struct kids_of_c *k;
+	int i, j, idx = 0, rec = t.kind == CXType_Record;
+
+	if (depth > INIT_DEPTH)
+		return;
+	if (rec)
+		clang_Type_visitFields(t, add_field, &fs);
+	k = hog_xmalloc(sizeof(*k));
+	kids(list, k);
+	for (i = 0; i < k->n; i++, idx++) {
+		CXCursor c = k->c[i], field = clang_getNullCursor();
+		struct kids_of_c d;
+
+		kids(c, &d);
+		if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && d.n == 2 &&
+		    clang_getCursorKind(d.c[0]) == CXCursor_MemberRef) {
+			field = clang_getCursorReferenced(d.c[0]);
+			for (j = 0; j < fs.n; j++)
+				if (clang_equalCursors(fs.f[j], field))
+					idx = j;
+			c = d.c[1];
+		} else if (rec && idx < fs.n) {
+			field = fs.f[idx];
+		}
+		init_value(in, field, c, depth);
+	}
+	free(k);
+}
+
+static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
+{
+	CXCursor fn;
+	char *f, *s, *cls;
+
+	if (clang_getCursorKind(v) == CXCursor_InitListExpr) {
+		init_list(in, v, depth + 1);
+		return;
+	}
+	if (clang_Cursor_isNull(field) || clang_getCursorKind(field) != CXCursor_FieldDecl ||
+	    clang_Cursor_isNull(fn = value_function(v)))
+		return;
+	s = name_of(clang_getCursorSemanticParent(field));
+	f = name_of(field);
+	cls = hog_xasprintf("%s.%s", s, f);
+	if (*s && *f && (hog_rules_ctx_field(in->rules, cls) || hog_rules_is_rare(in->rules, cls))) {
+		char *n = name_of(fn);
+
+		hog_module_add_reg(in->m, in->var, in->line, cls, n);
+		free(n);
+	}
+	free(s);
+	free(f);
+	free(cls);
+}
+
+static enum CXChildVisitResult var_init(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct inits *in = d;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_InitListExpr)
+		init_list(in, c, 0);
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult top_var(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct inits *in = d;
+	CXFile file;
+	unsigned line, col, off;
+	char *n;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_isCursorDefinition(c) ||
+	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+	n = name_of(c);
+	in->var = hog_intern(in->m->strs, n);
+	in->line = (int)line;
+	free(n);
+	clang_visitChildren(c, var_init, in);
+	return CXChildVisit_Continue;
+}
+
+void lc_inits_scan(CXTranslationUnit tu, struct hog_module *m, const struct hog_rules *rules)
+{
+	struct inits in = { tu, m, rules, NULL, 0 };
+
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), top_var, &in);
+}
