@@ -95,6 +95,16 @@ struct lc_target {
 	int konst;		/* switch (sizeof(x)): only the case taken is reached */
 	long long kval;
 	int kmatch;		/* some case is kval: default is not reached */
+	/*
+	 * switch (mode) on an integer variable: the plugin's chain of
+	 * HC_EQK tests, one per case label in source order.  test[i] tests
+	 * case[i]; the last one's other way is dflt, the default's landing.
+	 * ncase 0: no chain (the old fan of edges).
+	 */
+	int swvar, ncase, dflt;
+	CXCursor *cases;
+	int *test;
+	char *wired;
 	int brk_cln, cont_cln;	/* cleanup variables in scope at brk, cont */
 };
 

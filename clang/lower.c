@@ -2004,6 +2004,7 @@ static void push_target(struct lc_fn *F, int brk, int cont, int sw)
 	F->tgt[F->ntgt].has_default = 0;
 	F->tgt[F->ntgt].konst = 0;
 	F->tgt[F->ntgt].kmatch = 0;
+	F->tgt[F->ntgt].ncase = 0;
 	F->tgt[F->ntgt].brk_cln = F->ncln;
 	F->tgt[F->ntgt].cont_cln = F->ncln;
 	F->ntgt++;
@@ -2195,6 +2196,19 @@ static void if_stmt(struct lc_fn *F, struct kids *ch)
 	F->cur = F->b[j].npred ? j : -1;
 }
 
+/* case c's values lo..hi (a GNU range, or one value); 0 when not constant */
+static int case_range(CXCursor c, long long *lo, long long *hi)
+{
+	struct kids ch = kids_of(c);
+	int ok = ch.n >= 2 && constant(ch.c[0], lo);
+
+	*hi = *lo;
+	if (ok && ch.n == 3 && !constant(ch.c[1], hi))
+		ok = 0;
+	free(ch.c);
+	return ok && *hi >= *lo;
+}
+
 /* does case c (GNU ranges too) take v? */
 static int case_takes(CXCursor c, long long v)
 {
@@ -2242,22 +2256,136 @@ static void switch_const(struct lc_fn *F, CXCursor cnd, CXCursor body)
 	t->kmatch = k.match;
 }
 
+/* the cases of this switch (not of switches inside it), in source order */
+struct case_list {
+	CXCursor *c;
+	int n, cap, bad;
+};
+
+static enum CXChildVisitResult list_cases(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct case_list *l = d;
+	long long lo, hi;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_SwitchStmt)
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(c) == CXCursor_CaseStmt) {
+		if (!case_range(c, &lo, &hi))
+			l->bad = 1;
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 8;
+			l->c = hog_xrealloc(l->c, l->cap * sizeof(*l->c));
+		}
+		l->c[l->n++] = c;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* a switch's value as the variable the tests are on, or -1 */
+static int switch_var(struct lc_fn *F, struct hog_val v, CXCursor cnd)
+{
+	struct hog_val tv;
+
+	if (!is_int_type(clang_getCursorType(strip(cnd))))
+		return -1;
+	if (v.kind == HV_VAR)
+		return v.var;
+	if (v.kind != HV_ADDR || v.addr[0] != '$' || strpbrk(v.addr, "/^[#"))
+		return -1;
+	tv = lc_varval(lc_test_var(F, v.addr));
+	param_copy(F, v, tv);
+	return tv.var;
+}
+
+#define SWITCH_TESTS 64
+
+/* the chain's blocks, made before the body: each case wires its own test */
+static void switch_chain(struct lc_fn *F, struct lc_target *t, int s, struct hog_val v,
+			 CXCursor cnd, CXCursor body)
+{
+	struct case_list l = { 0 };
+	int i, var;
+
+	if (t->konst)
+		return;
+	clang_visitChildren(body, list_cases, &l);
+	if (!l.n || l.bad || l.n > SWITCH_TESTS || (var = switch_var(F, v, cnd)) < 0) {
+		free(l.c);
+		return;
+	}
+	t->swvar = var;
+	t->ncase = l.n;
+	t->cases = l.c;
+	t->test = hog_xmalloc(l.n * sizeof(int));
+	t->wired = hog_xcalloc(l.n, 1);
+	t->test[0] = s;
+	for (i = 1; i < l.n; i++)
+		t->test[i] = lc_new_block(F);
+	t->dflt = lc_new_block(F);
+}
+
+/* case i met: its test goes to it, or on to the next test */
+static void wire_case(struct lc_fn *F, struct lc_target *t, int i, int to)
+{
+	int h = t->test[i], next = i + 1 < t->ncase ? t->test[i + 1] : t->dflt;
+	long long lo = 0, hi = 0;
+
+	case_range(t->cases[i], &lo, &hi);
+	F->b[h].cond = HC_EQK;
+	F->b[h].cond_var = t->swvar;
+	F->b[h].cond_val = lo;
+	F->b[h].cond_hi = hi;
+	lc_edge(F, h, to);
+	lc_edge(F, h, next);
+	t->wired[i] = 1;
+	if (next != t->dflt)
+		lc_seal(F, next);
+}
+
+static void switch_end(struct lc_fn *F, struct lc_target *t, int ex)
+{
+	int i;
+
+	for (i = 0; i < t->ncase; i++)
+		if (!t->wired[i]) {
+			/* a case the walk never met: no test, straight on */
+			F->b[t->test[i]].cond = HC_NONE;
+			lc_edge(F, t->test[i], i + 1 < t->ncase ? t->test[i + 1] : t->dflt);
+			if (i + 1 < t->ncase)
+				lc_seal(F, t->test[i + 1]);
+		}
+	if (!t->has_default)
+		lc_edge(F, t->dflt, ex);
+	lc_seal(F, t->dflt);
+	free(t->cases);
+	free(t->test);
+	free(t->wired);
+}
+
 static void switch_stmt(struct lc_fn *F, struct kids *ch)
 {
 	int s, ex = lc_new_block(F), reached;
+	struct hog_val v;
 	struct lc_target *t;
 
-	rv(F, ch->c[0], 1);
+	v = rv(F, ch->c[0], 1);
 	s = lc_here(F);
-	F->cur = -1;
 	push_target(F, ex, -1, s);
 	switch_const(F, ch->c[0], ch->c[ch->n - 1]);
+	/* still in s: a parameter's copy goes before the first test */
+	switch_chain(F, &F->tgt[F->ntgt - 1], s, v, ch->c[0], ch->c[ch->n - 1]);
+	F->cur = -1;
 	stmt(F, ch->c[ch->n - 1]);
 	jump(F, ex);
 	t = &F->tgt[F->ntgt - 1];
-	reached = t->konst ? t->kmatch || t->has_default : t->has_default;
-	if (!reached)
-		lc_edge(F, s, ex);
+	if (t->ncase) {
+		switch_end(F, t, ex);
+	} else {
+		reached = t->konst ? t->kmatch || t->has_default : t->has_default;
+		if (!reached)
+			lc_edge(F, s, ex);
+	}
 	F->ntgt--;
 	lc_seal(F, ex);
 	F->cur = F->b[ex].npred ? ex : -1;
@@ -2265,12 +2393,21 @@ static void switch_stmt(struct lc_fn *F, struct kids *ch)
 
 static void case_stmt(struct lc_fn *F, CXCursor c, struct kids *ch, int is_default)
 {
-	int i, b;
+	int i, b, k;
 
 	for (i = F->ntgt - 1; i >= 0 && F->tgt[i].sw < 0; i--)
 		;
 	b = lc_new_block(F);
-	if (i >= 0) {
+	if (i >= 0 && F->tgt[i].ncase) {
+		struct lc_target *t = &F->tgt[i];
+
+		if (is_default)
+			lc_edge(F, t->dflt, b);
+		for (k = 0; !is_default && k < t->ncase; k++)
+			if (!t->wired[k] && clang_equalCursors(t->cases[k], c))
+				wire_case(F, t, k, b);
+		t->has_default |= is_default;
+	} else if (i >= 0) {
 		struct lc_target *t = &F->tgt[i];
 
 		if (!t->konst || (is_default ? !t->kmatch : case_takes(c, t->kval)))

@@ -668,6 +668,21 @@ int cmd_rules(int argc, char **argv)
 
 /* ---- summary: what the analysis concluded about functions ---- */
 
+/* " when arg3 in {3,4}": a switch's cases (op 'i'), or "not in" them (op 'x') */
+static void print_set(int arg, char op, long long mask)
+{
+	const char *sep = "";
+	int v;
+
+	printf(" when arg%d %sin {", arg, op == 'x' ? "not " : "");
+	for (v = 0; v < 64; v++)
+		if ((unsigned long long)mask >> v & 1) {
+			printf("%s%d", sep, v);
+			sep = ",";
+		}
+	printf("}");
+}
+
 static void print_summary(const char *name, const struct hog_summary *s)
 {
 	char *lim = hog_limit_text(s->limits);
@@ -712,7 +727,9 @@ static void print_summary(const char *name, const struct hog_summary *s)
 			printf(" rel=%s", c->rel[j]);
 		for (j = 0; j < c->nbreak; j++)
 			printf(" brk=%s", c->brk[j]);
-		if (c->when.arg >= 0)
+		if (c->when.arg >= 0 && (c->when.op == 'i' || c->when.op == 'x'))
+			print_set(c->when.arg, c->when.op, c->when.val);
+		else if (c->when.arg >= 0)
 			printf(" when arg%d%c%lld", c->when.arg, c->when.op, c->when.val);
 		printf("\n");
 	}

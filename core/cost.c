@@ -289,8 +289,10 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 		if (set->t[i].pc_param != set->t[0].pc_param ||
 		    set->t[i].pc_op != set->t[0].pc_op)
 			same = 0;
-		else if (set->t[i].pc_mask != mask && set->t[0].pc_op == '&')
+		else if (set->t[i].pc_mask != mask && (set->t[0].pc_op == '&' || set->t[0].pc_op == 'i'))
 			mask |= set->t[i].pc_mask;
+		else if (set->t[i].pc_mask != mask && set->t[0].pc_op == 'x')
+			mask &= set->t[i].pc_mask;
 		else if (set->t[i].pc_mask != mask)
 			same = 0;
 		soft |= set->t[i].pc_soft;
@@ -304,7 +306,8 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 		 * results as often as constants, and one whose value the
 		 * analysis cannot read keeps the cost.
 		 */
-		c->when.inferred = soft ? 2 : mask == PC_NONZERO;
+		c->when.inferred = soft ? 2 : mask == PC_NONZERO || c->when.op == 'i' ||
+				   c->when.op == 'x';
 	}
 }
 

@@ -218,10 +218,53 @@ static int sign_edge(struct tup *t, const struct hog_block *b, int si)
  * if (mode == M_FREE): 0 if the constants the path's value may be say it
  * cannot take this way; the way taken narrows them.
  */
+/* The values lo..hi as a set of 0..63, or 0 when some is outside. */
+static long long value_set(long long lo, long long hi)
+{
+	if (lo < 0 || hi > 63 || hi < lo)
+		return 0;
+	return (long long)(hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) & ~((1LL << lo) - 1);
+}
+
+/*
+ * switch (mode) on a parameter, or "mode == K": the path's condition is
+ * the set of values the way takes, so that a callee's costs hold only
+ * for the modes that reach them (__vma_reservation_common()'s
+ * region_del() for VMA_ADD_RESV and VMA_DEL_RESV, not VMA_NEEDS_RESV).
+ * A later test of the same parameter narrows the set; the first test of
+ * a parameter on the path wins otherwise, as for bits tests.
+ */
+static void eqk_param(struct tup *t, const struct fact *f, long long set, int in)
+{
+	if (!set || !f || f->kind != FK_PARAM)
+		return;
+	if (t->pc_param == f->irq && t->pc_op == 'i') {
+		t->pc_mask = in ? t->pc_mask & set : t->pc_mask & ~set;
+		return;
+	}
+	if (t->pc_param == f->irq && t->pc_op == 'x') {
+		/* values past 63 stay "none of these" until a test takes them in */
+		if (in) {
+			t->pc_op = 'i';
+			t->pc_mask = set & ~t->pc_mask;
+		} else {
+			t->pc_mask |= set;
+		}
+		return;
+	}
+	if (t->pc_param >= 0)
+		return;
+	t->pc_param = f->irq;
+	t->pc_op = in ? 'i' : 'x';
+	t->pc_mask = set;
+	t->pc_soft = 0;
+}
+
 static int eqk_edge(struct tup *t, const struct hog_block *b, int si)
 {
 	if (b->succ[0] == b->succ[1])
 		return 1;
+	eqk_param(t, fact_get(t, b->cond_var), value_set(b->cond_val, b->cond_hi), si == 0);
 	return fact_cst_range(t, b->cond_var, b->cond_val, b->cond_hi, si == 0);
 }
 

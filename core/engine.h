@@ -136,7 +136,7 @@ struct tup {
 	 * FGP_LOCK): costs past it apply only when callers pass such bits.
 	 */
 	int pc_param;
-	char pc_op;		/* '&': bits set, '~': bits clear */
+	char pc_op;		/* '&': bits set, '~': bits clear; 'i', 'x': in, not in the set pc_mask */
 	long long pc_mask;
 	int pc_soft;		/* the test's fact was soft (fact.soft) */
 	int batched;		/* past a per-CPU threshold test on this path */
@@ -186,7 +186,9 @@ struct pmap {
  * What taking one edge of a block's test says about a parameter, on
  * every path the final pass saw through it: the edge is taken only when
  * (param & mask) != 0 (op '&') or == 0 (op '~'), or param > mask (op
- * '>') or param < mask (op '<': a sign test).
+ * '>') or param < mask (op '<': a sign test), or param is one of the
+ * values 0..63 whose bits mask sets (op 'i': a switch's case, an
+ * "== K" test) or none of them (op 'x').
  */
 /*
  * The mask of a test of a parameter's whole value against zero (if (on),

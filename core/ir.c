@@ -782,8 +782,7 @@ static int rd_block(struct rd *r, struct hog_vec *blocks)
 			eq = end + 1;
 			b->cond_hi = strtoll(eq + 1, &end, 10);
 		}
-		if (*end || end == eq + 1 || b->cond_hi < b->cond_val ||
-		    (!b->cond_val && !b->cond_hi))
+		if (*end || end == eq + 1 || b->cond_hi < b->cond_val)
 			return rd_fail(r, "bad condition");
 	} else if (w[0] && strchr("nzgl", w[0])) {
 		char *end;

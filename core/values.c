@@ -190,6 +190,11 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 		return 0;
 	if (v->kind == HV_CONST && (w->op == '>' || w->op == '<'))
 		return w->op == '>' ? v->cst > w->val : v->cst < w->val;
+	if (v->kind == HV_CONST && (w->op == 'i' || w->op == 'x')) {
+		int in = v->cst >= 0 && v->cst <= 63 && ((unsigned long long)w->val >> v->cst & 1);
+
+		return w->op == 'i' ? in : !in;
+	}
 	if (v->kind == HV_CONST) {
 		if (w->op == '&')
 			return (v->cst & w->val) != 0;
@@ -211,7 +216,7 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 		pm = pmap_get(fs, v->var);
 	if (pm && pm->neg)
 		return neg_when(pm, w, out);
-	if (!pm || w->op == '=' || w->op == '>' || w->op == '<')
+	if (!pm || w->op == '=' || w->op == '>' || w->op == '<' || w->op == 'i' || w->op == 'x')
 		return -1;
 	/* value = (param & and) | or */
 	if (pm->or & w->val)

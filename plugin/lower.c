@@ -61,6 +61,11 @@ struct lower {
 	struct lh_locs *locs;
 	struct hog_func *f;
 	int *bbmap;		/* bb index -> IR block */
+	/*
+	 * A switch's tests after its first, one IR block each, after the
+	 * basic blocks: bb index -> the first of them, and how many.
+	 */
+	int *swfirst, *swn;
 	int line, col;		/* last known location */
 	const char *file;
 	int loops_open;
@@ -985,6 +990,79 @@ static void lower_phis(struct lower *L, basic_block bb, struct hog_block *b)
 	}
 }
 
+/* a switch of more cases than this keeps its plain successors: no tests */
+#define SWITCH_TESTS 64
+
+/*
+ * switch (mode): a chain of HC_EQK tests, one per case label in order
+ * (a GNU range is one range test), the last one's other way the default.
+ * How many tests, or 0 when the switch is not one on an integer
+ * variable with constant labels that fit.
+ */
+static int switch_tests(gswitch *sw)
+{
+	unsigned n = gimple_switch_num_labels(sw), i;
+
+	if (n < 2 || n - 1 > SWITCH_TESTS || TREE_CODE(gimple_switch_index(sw)) != SSA_NAME ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(gimple_switch_index(sw))))
+		return 0;
+	for (i = 1; i < n; i++) {
+		tree c = gimple_switch_label(sw, i), lo = CASE_LOW(c);
+		tree hi = CASE_HIGH(c) ? CASE_HIGH(c) : lo;
+
+		if (!tree_fits_shwi_p(lo) || !tree_fits_shwi_p(hi))
+			return 0;
+	}
+	return n - 1;
+}
+
+static int label_block(struct lower *L, tree label)
+{
+	basic_block d = label_to_block(cfun, CASE_LABEL(label));
+
+	return d && d != EXIT_BLOCK_PTR_FOR_FN(cfun) ? L->bbmap[d->index] : -1;
+}
+
+/*
+ * The chain: the switch's block tests the first label, each synthetic
+ * block the next; a variable the index is a parameter's value is made
+ * one in the switch's block, as for a sign test (sign_cond()), so that
+ * the engine learns which constants the cases take.
+ */
+static bool lower_switch(struct lower *L, basic_block bb, struct hog_block *b, gswitch *sw)
+{
+	int n = L->swn[bb->index], i, succ[2], def = label_block(L, gimple_switch_default_label(sw));
+	tree x = widened_from(gimple_switch_index(sw));
+	struct hog_block *t = b;
+
+	if (!n || def < 0)
+		return false;
+	for (i = 1; i <= n; i++)
+		if (label_block(L, gimple_switch_label(sw, i)) < 0)
+			return false;
+	if (SSA_NAME_IS_DEFAULT_DEF(x) && SSA_NAME_VAR(x) &&
+	    TREE_CODE(SSA_NAME_VAR(x)) == PARM_DECL) {
+		struct hog_event *e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "=",
+							  SSA_NAME_VERSION(x), 1);
+
+		e->args[0] = lh_value(L->m, x);
+	}
+	for (i = 1; i <= n; i++) {
+		tree c = gimple_switch_label(sw, i);
+
+		t->cond = HC_EQK;
+		t->cond_var = SSA_NAME_VERSION(x);
+		t->cond_val = tree_to_shwi(CASE_LOW(c));
+		t->cond_hi = tree_to_shwi(CASE_HIGH(c) ? CASE_HIGH(c) : CASE_LOW(c));
+		succ[0] = label_block(L, c);
+		succ[1] = i < n ? L->swfirst[bb->index] + i - 1 : def;
+		hog_block_set_succ(L->m, t, 2, succ);
+		if (i < n)
+			t = &L->f->blocks[L->swfirst[bb->index] + i - 1];
+	}
+	return true;
+}
+
 static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 {
 	int *succ = XALLOCAVEC(int, EDGE_COUNT(bb->succs) + 2), n = 0;
@@ -1007,6 +1085,9 @@ static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 			return;
 		}
 		b->cond = HC_NONE;
+	} else if (last && gimple_code(last) == GIMPLE_SWITCH &&
+		   lower_switch(L, bb, b, as_a<gswitch *>(last))) {
+		return;
 	} else {
 		b->cond = HC_NONE;
 	}
@@ -2074,7 +2155,7 @@ static void lower_loops(struct lower *L)
 		return;
 	for (auto loop : loops_list(cfun, 0)) {
 		basic_block *body;
-		int *blocks, line, col;
+		int *blocks, line, col, nb, k, j;
 		unsigned i;
 		long long bound = -1;
 		struct hog_loop *hl;
@@ -2097,13 +2178,22 @@ static void lower_loops(struct lower *L)
 		if (max >= 0 && (bound < 0 || max < bound))
 			bound = max;
 		body = get_loop_body(loop);
-		blocks = (int *)hog_xmalloc(sizeof(int) * (loop->num_nodes + 1));
+		nb = loop->num_nodes;
 		for (i = 0; i < loop->num_nodes; i++)
-			blocks[i] = body[i]->index < last_basic_block_for_fn(cfun) ?
-				    L->bbmap[body[i]->index] : 0;
+			if (body[i]->index < last_basic_block_for_fn(cfun) && L->swn[body[i]->index])
+				nb += L->swn[body[i]->index] - 1;
+		blocks = (int *)hog_xmalloc(sizeof(int) * (nb + 1));
+		for (i = 0, k = 0; i < loop->num_nodes; i++) {
+			int bi = body[i]->index;
+
+			blocks[k++] = bi < last_basic_block_for_fn(cfun) ? L->bbmap[bi] : 0;
+			/* a switch's tests are in the loop with it */
+			for (j = 1; bi < last_basic_block_for_fn(cfun) && j < L->swn[bi]; j++)
+				blocks[k++] = L->swfirst[bi] + j - 1;
+		}
 		loop_where(L, loop, &line, &col);
 		hl = hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
-				       bound, loop_kind(L, loop), loop->num_nodes, blocks);
+				       bound, loop_kind(L, loop), k, blocks);
 		hl->bound_param = loop_param(L, loop);
 		free(blocks);
 		free(body);
@@ -2177,8 +2267,19 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 
 	/* block 0 is a fresh entry, then every basic block in order */
 	L.bbmap = (int *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, sizeof(int));
+	L.swfirst = (int *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, sizeof(int));
+	L.swn = (int *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, sizeof(int));
 	FOR_EACH_BB_FN(bb, cfun)
 		L.bbmap[bb->index] = nblocks++;
+	FOR_EACH_BB_FN(bb, cfun) {
+		gimple *last = last_stmt(bb);
+
+		if (last && gimple_code(last) == GIMPLE_SWITCH &&
+		    (L.swn[bb->index] = switch_tests(as_a<gswitch *>(last)))) {
+			L.swfirst[bb->index] = nblocks;
+			nblocks += L.swn[bb->index] - 1;
+		}
+	}
 	hog_func_set_blocks(m, L.f, nblocks);
 	{
 		edge e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun));
@@ -2200,6 +2301,8 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 		loop_optimizer_finalize();
 	}
 	free(L.bbmap);
+	free(L.swfirst);
+	free(L.swn);
 	if (hog_func_finish(m, L.f, &err)) {
 		/* drop the function rather than hand the core something malformed */
 		m->nfuncs--;
