@@ -246,6 +246,7 @@ struct hog_finding {
 	int batched;		/* every way to it is past a per-CPU threshold */
 	char fingerprint[17];
 	int npaths;		/* paths[0] is the primary one */
+	int cpaths;		/* room in paths */
 	struct hog_path *paths;
 	const char *inner;
 	unsigned limits;	/* HOG_LIMIT_* of the functions on any of its paths */

@@ -73,6 +73,10 @@ const struct hog_rules *eng_rules(struct fs *fs);
 const char *eng_intern(struct fs *fs, const char *s);
 /* Zeroed memory that lives as long as the summaries. */
 void *eng_alloc(struct fs *fs, size_t size);
+/* A copy of n bytes where summaries and raws live (eng_alloc()'s die with the analysis). */
+void *eng_keep(struct fs *fs, const void *p, size_t n);
+/* The arrays of a cost the summary keeps, copied there. */
+void eng_keep_cost(struct fs *fs, struct hog_cost *c);
 const struct hog_rule *eng_rule(struct fs *fs, const char *name, enum hog_rule_kind k);
 const char *eng_arg_addr(const struct callv *cv, int i);
 /*

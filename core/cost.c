@@ -23,7 +23,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 				 const char *reason, const char *callee, int listed,
 				 int line, int col, const struct hog_cost *tail)
 {
-	struct hog_cost *c = hog_alloc(fs->c->arena, sizeof(*c));
+	struct hog_cost *c = eng_alloc(fs, sizeof(*c));
 	int n = 1 + (tail ? tail->nchain : 0);
 
 	c->kind = kind;
@@ -32,7 +32,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 	c->callee = callee;
 	c->listed = listed;
 	c->nchain = n;
-	c->chain = hog_alloc(fs->c->arena, sizeof(*c->chain) * n);
+	c->chain = eng_alloc(fs, sizeof(*c->chain) * n);
 	c->chain[0] = step_at(fs, line, col);
 	if (tail) {
 		memcpy(c->chain + 1, tail->chain, sizeof(*c->chain) * tail->nchain);
@@ -64,7 +64,7 @@ void add_unique(const char **v, int *n, int max, const char *e)
 static const char **map_exprs(struct fs *fs, const char *const *in, int n,
 			      const struct callv *cv, int *nout)
 {
-	const char **o = n ? hog_alloc(fs->c->arena, sizeof(char *) * n) : NULL;
+	const char **o = n ? eng_alloc(fs, sizeof(char *) * n) : NULL;
 	int i, k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -235,7 +235,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.line = c->chain[0].line;
 	r->path.col = c->chain[0].col;
 	r->path.nchain = c->nchain;
-	r->path.chain = c->chain;
+	r->path.chain = eng_keep(fs, c->chain, sizeof(*c->chain) * c->nchain);
 	/* a hard IRQ callback runs with IRQs off throughout */
 	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off ||
 			   (fs->c->entry && fs->c->entry->rule->hardirq);
@@ -383,7 +383,7 @@ static void given_up(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	for (i = 0; i < set->n; i++)
 		for (j = 0; j < set->t[i].nrel; j++)
 			add_unique(rel, &nrel, MAX_REL * 2, set->t[i].rel[j]);
-	c->rel = hog_alloc(fs->c->arena, sizeof(char *) * (nrel ? nrel : 1));
+	c->rel = eng_alloc(fs, sizeof(char *) * (nrel ? nrel : 1));
 	memcpy(c->rel, rel, sizeof(char *) * nrel);
 	c->nrel = nrel;
 }
@@ -512,7 +512,16 @@ static int is_trivial_call(struct fs *fs, const char *callee)
 
 void eng_set_self(struct fs *fs, struct hog_cost *c)
 {
-	fs->s->self = c;
+	fs->s->self = eng_keep(fs, c, sizeof(*c));
+	eng_keep_cost(fs, fs->s->self);
+}
+
+/* A cost the summary keeps: its arrays out of the scratch arena. */
+void eng_keep_cost(struct fs *fs, struct hog_cost *c)
+{
+	c->chain = eng_keep(fs, c->chain, sizeof(*c->chain) * c->nchain);
+	c->rel = eng_keep(fs, c->rel, sizeof(*c->rel) * c->nrel);
+	c->brk = eng_keep(fs, c->brk, sizeof(*c->brk) * c->nbreak);
 }
 
 int eng_has_self(struct fs *fs)
@@ -600,7 +609,7 @@ static void loop_cost_at(struct fs *fs, const struct tset *set, struct hog_cost 
 		bi->f.loop_in = c->chain[c->nchain - 1].func;
 	if (!own_lock)
 		bi->f.nloops_in++;
-	n = hog_alloc(fs->c->arena, sizeof(*n));
+	n = eng_alloc(fs, sizeof(*n));
 	n->c = c;
 	n->block = fs->cur_block;
 	n->raw0 = r0;

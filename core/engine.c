@@ -424,7 +424,19 @@ const char *eng_intern(struct fs *fs, const char *s)
 
 void *eng_alloc(struct fs *fs, size_t size)
 {
-	return hog_alloc(fs->c->arena, size);
+	return hog_alloc(fs->c->scratch ? fs->c->scratch : fs->c->arena, size);
+}
+
+/* n bytes at p copied where summaries and raws live; NULL for none */
+void *eng_keep(struct fs *fs, const void *p, size_t n)
+{
+	void *q;
+
+	if (!p || !n || !fs->c->scratch)
+		return (void *)p;
+	q = hog_alloc(fs->c->arena, n);
+	memcpy(q, p, n);
+	return q;
 }
 
 const struct hog_rule *eng_rule(struct fs *fs, const char *name, enum hog_rule_kind k)

@@ -32,6 +32,13 @@ struct hog_flow_ctx {
 	struct hog_strtab *strs;
 	const struct hog_rules *rules;
 	struct hog_arena *arena;	/* summaries and raws live here */
+	/*
+	 * The analysis's own allocations (the costs it carries from call
+	 * to call, their chains), freed when the function is done; what
+	 * the summary and the raws keep of them is copied to arena.  NULL:
+	 * arena for both.
+	 */
+	struct hog_arena *scratch;
 	hog_lookup_fn lookup;
 	void *lookup_ctx;
 	struct hog_vec *raws;		/* struct hog_raw *, NULL: none wanted */

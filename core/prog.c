@@ -398,10 +398,13 @@ static void mark_rare(struct hog_prog *p)
 
 static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 {
+	/* what the walk makes and drops dies with it: a whole kernel in memory */
+	struct hog_arena scratch = { 0 };
 	struct hog_flow_ctx c = {
 		.strs = p->strs,
 		.rules = p->rules,
 		.arena = &p->arena,
+		.scratch = &scratch,
 		.lookup = lookup,
 		.lookup_ctx = p,
 		.raws = want_raws ? &p->raws : NULL,
@@ -412,6 +415,7 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 
 	memset(&s, 0, sizeof(s));
 	hog_flow_function(&c, n->f, &s);
+	hog_arena_free(&scratch);
 	n->sum = s;
 	n->have = 1;
 	for (i = first; want_raws && n->rare && i < p->raws.n; i++) {
@@ -1313,14 +1317,21 @@ static void group(struct hog_prog *p)
 				f->paths[j] = r->path;
 			continue;
 		}
-		{
-			struct hog_path *np = hog_alloc(&p->arena, sizeof(*np) * (f->npaths + 1));
+		/*
+		 * Doubling: a site the whole kernel reaches has thousands of
+		 * ways (dump_stack_lvl() 1134), and an array a way longer each
+		 * time was 20 of the report's 22 GB.
+		 */
+		if (f->npaths == f->cpaths) {
+			struct hog_path *np;
 
+			f->cpaths = f->cpaths ? 2 * f->cpaths : 4;
+			np = hog_alloc(&p->arena, sizeof(*np) * f->cpaths);
 			if (f->npaths)
 				memcpy(np, f->paths, sizeof(*np) * f->npaths);
-			np[f->npaths++] = r->path;
 			f->paths = np;
 		}
+		f->paths[f->npaths++] = r->path;
 	}
 	hog_map_free(bykey);
 	for (i = 0; i < p->findings.n; i++) {

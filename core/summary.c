@@ -67,8 +67,10 @@ static void keep_costs(struct fs *fs)
 	}
 	s->ncost = keep.n;
 	s->cost = hog_alloc(fs->c->arena, sizeof(*s->cost) * (keep.n ? keep.n : 1));
-	for (i = 0; i < keep.n; i++)
+	for (i = 0; i < keep.n; i++) {
 		s->cost[i] = *(struct hog_cost *)keep.v[i];
+		eng_keep_cost(fs, &s->cost[i]);
+	}
 	hog_vec_free(&keep);
 }
 
