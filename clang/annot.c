@@ -34,15 +34,6 @@ static const void *keep(struct env_ctx *x, CXType t)
 	return &x->types[x->ntypes++];
 }
 
-static char *spelling(CXCursor c)
-{
-	CXString s = clang_getCursorSpelling(c);
-	char *r = hog_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-
-	clang_disposeString(s);
-	return r;
-}
-
 struct find_var {
 	const char *name;
 	CXCursor hit;
@@ -57,7 +48,7 @@ static enum CXChildVisitResult find_global(CXCursor c, CXCursor parent, CXClient
 	(void)parent;
 	if (clang_getCursorKind(c) != CXCursor_VarDecl)
 		return CXChildVisit_Continue;
-	n = spelling(c);
+	n = lc_spell(c);
 	if (!strcmp(n, fv->name)) {
 		fv->hit = c;
 		fv->found = 1;
@@ -75,7 +66,7 @@ static int env_lookup(void *ctx, const char *name, int *param, const void **type
 
 	for (i = 0; i < n; i++) {
 		CXCursor a = clang_Cursor_getArgument(fn, i);
-		char *an = spelling(a);
+		char *an = lc_spell(a);
 		int hit = !strcmp(an, name);
 
 		free(an);
@@ -116,7 +107,7 @@ static int anonymous(const char *n)
 static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
 {
 	struct find_field *ff = d;
-	char *n = spelling(c);
+	char *n = lc_spell(c);
 
 	if (!strcmp(n, ff->name)) {
 		ff->type = clang_getCursorType(c);
@@ -166,7 +157,7 @@ static const char *env_lock_type(void *ctx, const void *type)
 		if (cur.kind != CXType_Typedef)
 			break;
 		d = clang_getTypeDeclaration(cur);
-		nm = spelling(d);
+		nm = lc_spell(d);
 		if (hog_rules_is_lock_type(x->F->rules, 1, nm))
 			hit = hog_intern(x->F->m->strs, nm);
 		free(nm);

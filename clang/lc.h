@@ -217,6 +217,14 @@ int lc_is_cold(CXTranslationUnit tu, CXCursor fn);
 void lc_inits_scan(CXTranslationUnit tu, struct hog_module *m, const struct hog_rules *rules);
 
 /* lower.c */
+/* a cursor's children, in order (free(k.c) when done) */
+struct kids {
+	CXCursor *c;
+	int n, cap;
+};
+struct kids lc_kids_of(CXCursor c);
+/* a cursor's spelling, malloc'ed ("" for none) */
+char *lc_spell(CXCursor c);
 const char *lc_record_tag(struct lc_fn *F, CXType t);
 int lc_display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off);
 struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules *rules,

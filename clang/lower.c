@@ -21,11 +21,6 @@
 /* asm operands read from the pretty-printed statement, at most */
 #define MAX_ASM_OPS 64
 
-struct kids {
-	CXCursor *c;
-	int n, cap;
-};
-
 static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct kids *k = d;
@@ -38,7 +33,7 @@ static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData
 	return CXChildVisit_Continue;
 }
 
-static struct kids kids_of(CXCursor c)
+struct kids lc_kids_of(CXCursor c)
 {
 	struct kids k = { NULL, 0, 0 };
 
@@ -49,7 +44,7 @@ static struct kids kids_of(CXCursor c)
 /* the expression children only (a cast's TypeRef is not one) */
 static struct kids expr_kids(CXCursor c)
 {
-	struct kids k = kids_of(c);
+	struct kids k = lc_kids_of(c);
 	int i, n = 0;
 
 	for (i = 0; i < k.n; i++)
@@ -60,7 +55,7 @@ static struct kids expr_kids(CXCursor c)
 	return k;
 }
 
-static char *spell(CXCursor c)
+char *lc_spell(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);
 	char *r = hog_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
@@ -362,7 +357,7 @@ static int add_local(struct lc_fn *F, CXCursor d, int param)
 	}
 	l = &F->loc[F->nloc];
 	l->decl = d;
-	n = spell(d);
+	n = lc_spell(d);
 	l->name = *n ? hog_intern(F->m->strs, n) : NULL;
 	free(n);
 	l->memory = !is_scalar_type(clang_getCursorType(d));
@@ -421,7 +416,7 @@ static int ssa_local(struct lc_fn *F, CXCursor e)
 
 static const char *decl_addr(struct lc_fn *F, CXCursor d)
 {
-	char *n = spell(d), *t;
+	char *n = lc_spell(d), *t;
 	const char *r;
 	int global = !is_auto_var(d) && clang_getCursorKind(d) == CXCursor_VarDecl;
 
@@ -486,7 +481,7 @@ static int untagged(struct lc_fn *F, CXCursor d)
 static const char *record_tag(struct lc_fn *F, CXType t)
 {
 	CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
-	char *n = spell(d);
+	char *n = lc_spell(d);
 	const char *r;
 
 	if (!*n || strchr(n, ' ') || strchr(n, '(') || clang_Cursor_isAnonymous(d) ||
@@ -511,7 +506,7 @@ static int anonymous_name(const char *n)
 
 static int field_anonymous(CXCursor member)
 {
-	char *n = spell(clang_getCursorReferenced(member));
+	char *n = lc_spell(clang_getCursorReferenced(member));
 	int anon = anonymous_name(n);
 
 	free(n);
@@ -565,7 +560,7 @@ static const char *member_addr(struct lc_fn *F, CXCursor e)
 		b = lv(F, base);
 	if (!b)
 		return NULL;
-	fname = spell(clang_getCursorReferenced(e));
+	fname = lc_spell(clang_getCursorReferenced(e));
 	if (anonymous_name(fname)) {
 		free(fname);
 		return b;	/* an anonymous member adds no step */
@@ -614,7 +609,7 @@ static const char *func_addr(struct lc_fn *F, CXCursor d)
 		*p = def;
 		hog_vec_push(&F->called, p);
 	}
-	n = spell(d);
+	n = lc_spell(d);
 	t = hog_xasprintf("@%s", n);
 	r = *n ? hog_intern(F->m->strs, t) : NULL;
 	free(t);
@@ -1149,7 +1144,7 @@ static struct hog_val ternary(struct lc_fn *F, CXCursor e, int used)
 
 static struct hog_val stmt_expr(struct lc_fn *F, CXCursor e, int used)
 {
-	struct kids ch = kids_of(e), body;
+	struct kids ch = lc_kids_of(e), body;
 	struct hog_val v = { HV_UNKNOWN, 0, 0, NULL };
 	CXCursor scope;
 	int i, ncln = F->ncln;
@@ -1158,7 +1153,7 @@ static struct hog_val stmt_expr(struct lc_fn *F, CXCursor e, int used)
 		free(ch.c);
 		return fresh(F, VK_NONE);
 	}
-	body = kids_of(ch.c[0]);
+	body = lc_kids_of(ch.c[0]);
 	scope = F->scope;
 	F->scope = ch.c[0];
 	free(ch.c);
@@ -1286,7 +1281,7 @@ static struct hog_val call(struct lc_fn *F, CXCursor e, int used)
 		lc_emit(F, HE_ICALL, NULL, dst, 0);
 		return dst >= 0 ? lc_varval(dst) : fresh(F, VK_NONE);
 	}
-	n = spell(d);
+	n = lc_spell(d);
 	if (builtin(n)) {
 		struct hog_val v = builtin_call(F, e, n, used);
 
@@ -1581,7 +1576,7 @@ static int lock_pointer(struct lc_fn *F, CXType t)
 		if (cur.kind != CXType_Typedef)
 			break;
 		d = clang_getTypeDeclaration(cur);
-		nm = spell(d);
+		nm = lc_spell(d);
 		hit = hog_rules_is_lock_type(F->rules, 1, nm);
 		free(nm);
 		if (hit)
@@ -1926,7 +1921,7 @@ static CXCursor strip_expect(CXCursor e)
 		d = callee_decl(e);
 		if (clang_Cursor_isNull(d))
 			return e;
-		n = spell(d);
+		n = lc_spell(d);
 		ex = !strncmp(n, "__builtin_expect", 16) && clang_Cursor_getNumArguments(e) >= 1;
 		free(n);
 		if (!ex)
@@ -2128,7 +2123,7 @@ static void for_parts(struct lc_fn *F, CXCursor c, int *has)
 
 static void for_stmt(struct lc_fn *F, CXCursor c)
 {
-	struct kids ch = kids_of(c);
+	struct kids ch = lc_kids_of(c);
 	int has[3], k = 0, h, bb, ib, ex;
 	CXCursor init = clang_getNullCursor(), cnd = init, inc = init, scope = F->scope;
 	int ncln = F->ncln;	/* the init's cleanup variables live to the for's end */
@@ -2199,7 +2194,7 @@ static void if_stmt(struct lc_fn *F, struct kids *ch)
 /* case c's values lo..hi (a GNU range, or one value); 0 when not constant */
 static int case_range(CXCursor c, long long *lo, long long *hi)
 {
-	struct kids ch = kids_of(c);
+	struct kids ch = lc_kids_of(c);
 	int ok = ch.n >= 2 && constant(ch.c[0], lo);
 
 	*hi = *lo;
@@ -2212,7 +2207,7 @@ static int case_range(CXCursor c, long long *lo, long long *hi)
 /* does case c (GNU ranges too) take v? */
 static int case_takes(CXCursor c, long long v)
 {
-	struct kids ch = kids_of(c);
+	struct kids ch = lc_kids_of(c);
 	long long lo, hi;
 	int r = 0;
 
@@ -2532,10 +2527,10 @@ static const char *guard_place(struct lc_fn *F, CXCursor var)
 		return a;
 	if (clang_getCanonicalType(t).kind != CXType_Record)
 		return NULL;
-	ch = kids_of(clang_getTypeDeclaration(clang_getCanonicalType(t)));
+	ch = lc_kids_of(clang_getTypeDeclaration(clang_getCanonicalType(t)));
 	if (ch.n && clang_getCursorKind(ch.c[0]) == CXCursor_FieldDecl &&
 	    lock_pointer(F, clang_getCursorType(ch.c[0]))) {
-		char *n = spell(ch.c[0]), *step;
+		char *n = lc_spell(ch.c[0]), *step;
 
 		step = hog_xasprintf("/%s.%s", record_tag(F, t), n);
 		r = lc_cat(F, a, step);
@@ -2584,7 +2579,7 @@ static int guard_init(struct lc_fn *F, CXCursor var, CXCursor init)
 
 static void decl_stmt(struct lc_fn *F, CXCursor c)
 {
-	struct kids ch = kids_of(c);
+	struct kids ch = lc_kids_of(c);
 	int i;
 
 	for (i = 0; i < ch.n; i++) {
@@ -2646,7 +2641,7 @@ static void stmt(struct lc_fn *F, CXCursor c)
 		asm_stmt(F, c);
 		return;
 	}
-	ch = kids_of(c);
+	ch = lc_kids_of(c);
 	switch (k) {
 	case CXCursor_CompoundStmt:
 		block(F, c, &ch);
@@ -2732,7 +2727,7 @@ static void entry(struct lc_fn *F, CXCursor fn)
 
 static CXCursor body_of(CXCursor fn)
 {
-	struct kids ch = kids_of(fn);
+	struct kids ch = lc_kids_of(fn);
 	CXCursor b = clang_getNullCursor();
 	int i;
 
@@ -2785,7 +2780,7 @@ struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules 
 	entry(&F, fn);
 	stmt(&F, body);
 	ret_finish(&F, fn);
-	name = spell(fn);
+	name = lc_spell(fn);
 	f = lc_finish(&F, name, clang_getCursorLinkage(fn) == CXLinkage_Internal, line, err);
 	lc_annots_finish(&F, f);
 	free(name);

@@ -25,18 +25,9 @@ struct uses {
 	struct hog_map *calls;	/* name -> direct calls */
 };
 
-static char *name_of(CXCursor c)
-{
-	CXString s = clang_getCursorSpelling(c);
-	char *r = hog_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-
-	clang_disposeString(s);
-	return r;
-}
-
 static void count(struct uses *u, struct hog_map *m, CXCursor fn)
 {
-	char *n = name_of(fn);
+	char *n = lc_spell(fn);
 	const char *k = hog_intern(u->strs, n);
 
 	free(n);
@@ -168,42 +159,24 @@ static enum CXVisitorResult add_field(CXCursor c, CXClientData d)
 	return CXVisit_Continue;
 }
 
-struct kids_of_c {
-	CXCursor c[512];
-	int n;
-};
-
-static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData d)
-{
-	struct kids_of_c *k = d;
-
-	(void)parent;
-	if (k->n < 512)
-		k->c[k->n++] = c;
-	return CXChildVisit_Continue;
-}
-
-static void kids(CXCursor c, struct kids_of_c *k)
-{
-	k->n = 0;
-	clang_visitChildren(c, add_kid, k);
-}
-
 /* The function a value names (f, &f, (void *)f), or a null cursor. */
 static CXCursor value_function(CXCursor v)
 {
-	int n = 0;
+	int n = 0, one;
 
 	while (n++ < 4) {
 		CXCursor r = clang_getCursorReferenced(v);
-		struct kids_of_c k;
+		struct kids k;
 
 		if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
 			return r;
-		kids(v, &k);
-		if (k.n != 1)
+		k = lc_kids_of(v);
+		one = k.n == 1;
+		if (one)
+			v = k.c[0];
+		free(k.c);
+		if (!one)
 			break;
-		v = k.c[0];
 	}
 	return clang_getNullCursor();
 }
@@ -214,20 +187,18 @@ static void init_list(struct inits *in, CXCursor list, int depth)
 {
 	CXType t = clang_getCanonicalType(clang_getCursorType(list));
 	struct fields fs = { .n = 0 };
-	struct kids_of_c *k;
+	struct kids k;
 	int i, j, idx = 0, rec = t.kind == CXType_Record;
 
 	if (depth > INIT_DEPTH)
 		return;
 	if (rec)
 		clang_Type_visitFields(t, add_field, &fs);
-	k = hog_xmalloc(sizeof(*k));
-	kids(list, k);
-	for (i = 0; i < k->n; i++, idx++) {
-		CXCursor c = k->c[i], field = clang_getNullCursor();
-		struct kids_of_c d;
+	k = lc_kids_of(list);
+	for (i = 0; i < k.n; i++, idx++) {
+		CXCursor c = k.c[i], field = clang_getNullCursor();
+		struct kids d = lc_kids_of(c);
 
-		kids(c, &d);
 		if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && d.n == 2 &&
 		    clang_getCursorKind(d.c[0]) == CXCursor_MemberRef) {
 			field = clang_getCursorReferenced(d.c[0]);
@@ -238,9 +209,10 @@ static void init_list(struct inits *in, CXCursor list, int depth)
 		} else if (rec && idx < fs.n) {
 			field = fs.f[idx];
 		}
+		free(d.c);
 		init_value(in, field, c, depth);
 	}
-	free(k);
+	free(k.c);
 }
 
 static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
@@ -255,11 +227,11 @@ static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
 	if (clang_Cursor_isNull(field) || clang_getCursorKind(field) != CXCursor_FieldDecl ||
 	    clang_Cursor_isNull(fn = value_function(v)))
 		return;
-	s = name_of(clang_getCursorSemanticParent(field));
-	f = name_of(field);
+	s = lc_spell(clang_getCursorSemanticParent(field));
+	f = lc_spell(field);
 	cls = hog_xasprintf("%s.%s", s, f);
 	if (*s && *f && (hog_rules_ctx_field(in->rules, cls) || hog_rules_is_rare(in->rules, cls))) {
-		char *n = name_of(fn);
+		char *n = lc_spell(fn);
 
 		hog_module_add_reg(in->m, in->var, in->line, cls, n);
 		free(n);
@@ -291,7 +263,7 @@ static enum CXChildVisitResult top_var(CXCursor c, CXCursor parent, CXClientData
 	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
 	clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
-	n = name_of(c);
+	n = lc_spell(c);
 	in->var = hog_intern(in->m->strs, n);
 	in->line = (int)line;
 	free(n);

@@ -71,7 +71,11 @@ int hog_kind_by_name(const char *name);
 const struct hog_func *eng_func(struct fs *fs);
 const struct hog_rules *eng_rules(struct fs *fs);
 const char *eng_intern(struct fs *fs, const char *s);
-/* Zeroed memory that lives as long as the summaries. */
+/*
+ * Zeroed memory for the walk of one function, freed with it when the
+ * caller gives a scratch arena (hog_flow_ctx.scratch): eng_keep() what
+ * the summary or a raw keeps.
+ */
 void *eng_alloc(struct fs *fs, size_t size);
 /* A copy of n bytes where summaries and raws live (eng_alloc()'s die with the analysis). */
 void *eng_keep(struct fs *fs, const void *p, size_t n);

@@ -214,16 +214,12 @@ static int sign_edge(struct tup *t, const struct hog_block *b, int si)
 	return 1;
 }
 
-/*
- * if (mode == M_FREE): 0 if the constants the path's value may be say it
- * cannot take this way; the way taken narrows them.
- */
 /* The values lo..hi as a set of 0..63, or 0 when some is outside. */
 static long long value_set(long long lo, long long hi)
 {
 	if (lo < 0 || hi > 63 || hi < lo)
 		return 0;
-	return (long long)(hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) & ~((1LL << lo) - 1);
+	return (long long)((hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) & ~((1ULL << lo) - 1));
 }
 
 /*
@@ -260,6 +256,10 @@ static void eqk_param(struct tup *t, const struct fact *f, long long set, int in
 	t->pc_soft = 0;
 }
 
+/*
+ * if (mode == M_FREE): 0 if the constants the path's value may be say it
+ * cannot take this way; the way taken narrows them.
+ */
 static int eqk_edge(struct tup *t, const struct hog_block *b, int si)
 {
 	if (b->succ[0] == b->succ[1])

@@ -199,10 +199,6 @@ struct hog_func {
 };
 
 /*
- * A module is what one object file carries: the functions of one
- * translation unit, all allocated in one arena.
- */
-/*
  * A function a static initializer stores in a field: "static struct
  * kobj_attribute x = __ATTR(..., x_store)" is kobj_attribute.store
  * holding x_store.  A registration the call graph does not show (G
@@ -215,6 +211,10 @@ struct hog_init_reg {
 	const char *func;	/* the function stored */
 };
 
+/*
+ * A module is what one object file carries: the functions of one
+ * translation unit, all allocated in one arena.
+ */
 struct hog_module {
 	struct hog_arena arena;
 	struct hog_strtab *strs;

@@ -842,13 +842,6 @@ static long long passed_cap(const struct hog_func *caller, const struct hog_even
 	return -1;
 }
 
-/* Is fn's address a value anywhere (a call through a pointer we cannot see)? */
-static int address_taken(struct hog_prog *p, const struct fnode *fn)
-{
-	(void)p;
-	return fn->addr;
-}
-
 /* Does n call fn directly (build_edges())? */
 static int calls(const struct fnode *n, const struct fnode *fn)
 {
@@ -896,7 +889,7 @@ static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int p
 	if (ncallers > CALLERS_SAID)
 		hog_buf_printf(b, " and %d more", ncallers - CALLERS_SAID);
 	/* last: it reads the whole program, and most callees failed already */
-	return max >= 0 && !address_taken(p, fn) ? max : -1;
+	return max >= 0 && !fn->addr ? max : -1;
 }
 
 /*
@@ -932,13 +925,6 @@ static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 	return r;
 }
 
-/*
- * Reached only from a rare entry on every way: boot (__init), module
- * exit, a teardown or an administrator's request.  The work is real but
- * runs on no workload's hot path.  A sleep stays an error: the kernel
- * checks atomic context there too.  Malloc'ed, NULL if some way's holder
- * has callers that are not rare.
- */
 static const char *rare_what(const struct hog_path *w)
 {
 	if (!w->rare_by)
@@ -956,7 +942,14 @@ static char *rare_rule(const struct hog_path *w)
 	return hog_xasprintf("rules: rare %s", w->rare_by);
 }
 
-static char *rare_reason(const struct hog_prog *prog, const struct hog_finding *f)
+/*
+ * Reached only from a rare entry on every way: boot (__init), module
+ * exit, a teardown or an administrator's request.  The work is real but
+ * runs on no workload's hot path.  A sleep stays an error: the kernel
+ * checks atomic context there too.  Malloc'ed, NULL if some way's holder
+ * has callers that are not rare.
+ */
+static char *rare_reason(const struct hog_finding *f)
 {
 	const struct hog_path *w = &f->paths[0];
 	char *rule, *t;
@@ -967,7 +960,6 @@ static char *rare_reason(const struct hog_prog *prog, const struct hog_finding *
 	for (i = 0; i < f->npaths; i++)
 		if (!f->paths[i].rare)
 			return NULL;
-	(void)prog;
 	rule = rare_rule(w);
 	if (w->holder == w->rare)
 		t = hog_xasprintf("it is held in %s(), %s: it runs on no workload's hot path (%s)",
@@ -999,7 +991,7 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 	if (!why && !loop_why)
 		loop_why = irqs_on_reason(prog, f);
 	if (!why && !loop_why)
-		loop_why = rare_reason(prog, f);
+		loop_why = rare_reason(f);
 
 	f->score = score(prog, f);
 	if (loop_why) {

@@ -1025,9 +1025,9 @@ static int label_block(struct lower *L, tree label)
 
 /*
  * The chain: the switch's block tests the first label, each synthetic
- * block the next; a variable the index is a parameter's value is made
- * one in the switch's block, as for a sign test (sign_cond()), so that
- * the engine learns which constants the cases take.
+ * block the next; an index that is a parameter as it came in gets its
+ * "=" copy in the switch's block (param_copy()), so that the engine
+ * learns which constants the cases take.
  */
 static bool lower_switch(struct lower *L, basic_block bb, struct hog_block *b, gswitch *sw)
 {
@@ -1040,13 +1040,7 @@ static bool lower_switch(struct lower *L, basic_block bb, struct hog_block *b, g
 	for (i = 1; i <= n; i++)
 		if (label_block(L, gimple_switch_label(sw, i)) < 0)
 			return false;
-	if (SSA_NAME_IS_DEFAULT_DEF(x) && SSA_NAME_VAR(x) &&
-	    TREE_CODE(SSA_NAME_VAR(x)) == PARM_DECL) {
-		struct hog_event *e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "=",
-							  SSA_NAME_VERSION(x), 1);
-
-		e->args[0] = lh_value(L->m, x);
-	}
+	param_copy(L, b, x, SSA_NAME_VERSION(x));
 	for (i = 1; i <= n; i++) {
 		tree c = gimple_switch_label(sw, i);
 
@@ -2204,6 +2198,7 @@ bool lh_lower_changes_cfg(void)
 {
 	return loops_for_fn(cfun) && number_of_loops(cfun) > 1;
 }
+
 /*
  * What the unit says of fn beyond its body (HOG_FN_*).  The pass runs
  * after the call graph is built, so address_taken already counts every
