@@ -1062,16 +1062,52 @@ static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *i
 }
 
 /*
- * "for (i = 0; i < n; i++)" with n a parameter: the parameter's index, or
- * -1 (the plugin's exit_param(): a header phi from 0 stepping by +1,
- * tested by <, !=, >= or == against the parameter's value).
+ * v = 1 << (x - sub), free_pages_prepare()'s "i < (1 << order)": x, and
+ * *sub; else an unknown value.
  */
-/* iv a header phi from parameter N down by one round the loop: N, else -1 */
-static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in)
+static struct hog_val shift_count(struct lc_fn *F, struct hog_val v, int *sub)
+{
+	struct hog_val none = { HV_UNKNOWN, 0, 0, NULL }, one, x, k;
+	struct lc_var *d;
+
+	v = resolve(F, v);
+	if (v.kind != HV_VAR || F->var[v.var].cop != CXBinaryOperator_Shl)
+		return none;
+	d = &F->var[v.var];
+	one = resolve(F, d->ca);
+	if (one.kind != HV_CONST || one.cst != 1)
+		return none;
+	*sub = 0;
+	x = resolve(F, d->cb);
+	if (x.kind != HV_VAR)
+		return x;
+	d = &F->var[x.var];
+	k = resolve(F, d->cb);
+	if (d->cop == CXBinaryOperator_Sub && k.kind == HV_CONST && k.cst >= 0 && k.cst < 64) {
+		*sub = (int)k.cst;
+		return resolve(F, d->ca);
+	}
+	if (d->kind == VK_ADD && d->step <= 0 && d->step > -64) {
+		*sub = (int)-d->step;
+		return resolve(F, d->arg0);
+	}
+	return x;
+}
+
+/* a parameter's own value ($N, no step after it): N, else -1 */
+static int plain_param(struct hog_val v)
+{
+	if (v.kind != HV_ADDR || v.addr[0] != '$' || strpbrk(v.addr + 1, "/^[#R"))
+		return -1;
+	return atoi(v.addr + 1);
+}
+
+/* from parameter N, or 1 << (N - sub), down by one: N, else -1; *shift as for exit_param() */
+static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in, int *shift)
 {
 	struct lc_phi *p;
 	long long step;
-	int h, pi = -1, i, param = -1;
+	int h, pi = -1, i, param = -1, sub = -1;
 
 	for (h = 0; h < F->nb && pi < 0; h++)
 		if (in[h])
@@ -1080,51 +1116,71 @@ static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in)
 		return -1;
 	p = &F->phi[pi];
 	for (i = 0; i < p->n; i++) {
-		struct hog_val v = resolve(F, p->val[i]);
+		struct hog_val v = resolve(F, p->val[i]), x;
+		int k = -1, n;
 
 		if (in[p->pred[i]])
 			continue;
-		if (v.kind != HV_ADDR || v.addr[0] != '$' || strpbrk(v.addr + 1, "/^[#R") ||
-		    (param >= 0 && param != atoi(v.addr + 1)))
+		x = shift_count(F, v, &k);
+		n = plain_param(x.kind != HV_UNKNOWN ? x : v);
+		if (x.kind == HV_UNKNOWN)
+			k = -1;
+		if (n < 0 || (param >= 0 && (param != n || sub != k)))
 			return -1;
-		param = atoi(v.addr + 1);
+		param = n;
+		sub = k;
 	}
+	*shift = sub;
 	return param;
 }
 
-static int exit_param(struct lc_fn *F, int b, const char *in)
+/*
+ * "for (i = 0; i < n; i++)" with n a parameter: the parameter's index, or
+ * -1 (the plugin's exit_param(): a header phi from a constant stepping by
+ * +1, tested by <, !=, >= or == against the parameter's value; a start
+ * above 0 only shortens an i < n loop, i != n must start at 0).  *shift:
+ * -1, or the count is 1 << (n - *shift).
+ */
+static int exit_param(struct lc_fn *F, int b, const char *in, int *shift)
 {
 	struct lc_blk *bl = &F->b[b];
 	int k, h, pi;
 	long long init, step;
 
+	*shift = -1;
 	if (!bl->cmp.op || bl->nsucc != 2)
 		return -1;
 	for (k = 0; k < 2; k++) {
 		struct hog_val iv = resolve(F, k ? bl->cmp.r : bl->cmp.l);
-		struct hog_val n = resolve(F, k ? bl->cmp.l : bl->cmp.r);
-		int op = k ? swap_op(bl->cmp.op) : bl->cmp.op;
+		struct hog_val n = resolve(F, k ? bl->cmp.l : bl->cmp.r), x;
+		int op = k ? swap_op(bl->cmp.op) : bl->cmp.op, sub = -1, p;
 
 		/* while (order-- > 0), while (n--): from the parameter down by one */
 		if (n.kind == HV_CONST && !n.cst && (op == CXBinaryOperator_NE ||
 		    op == CXBinaryOperator_GT || op == CXBinaryOperator_EQ ||
-		    op == CXBinaryOperator_LE) && (h = down_from_param(F, iv, in)) >= 0)
+		    op == CXBinaryOperator_LE) && (h = down_from_param(F, iv, in, shift)) >= 0)
 			return h;
 		if (op != CXBinaryOperator_LT && op != CXBinaryOperator_GE &&
 		    op != CXBinaryOperator_NE && op != CXBinaryOperator_EQ)
 			continue;
-		if (n.kind != HV_ADDR || n.addr[0] != '$' || strpbrk(n.addr + 1, "/^[#R"))
+		x = shift_count(F, n, &sub);
+		if (x.kind == HV_UNKNOWN)
+			sub = -1;
+		if ((p = plain_param(x.kind != HV_UNKNOWN ? x : n)) < 0)
 			continue;
 		for (h = 0, pi = -1; h < F->nb && pi < 0; h++)
 			if (in[h])
 				pi = header_phi(F, iv, h);
-		if (pi >= 0 && phi_iv(F, pi, in, &init, &step) && init == 0 && step == 1)
-			return atoi(n.addr + 1);
+		if (pi >= 0 && phi_iv(F, pi, in, &init, &step) && step == 1 && init >= 0 &&
+		    (!init || op == CXBinaryOperator_LT || op == CXBinaryOperator_GE)) {
+			*shift = sub;
+			return p;
+		}
 	}
 	return -1;
 }
 
-static int loop_param(struct lc_fn *F, const char *in)
+static int loop_param(struct lc_fn *F, const char *in, int *shift)
 {
 	int i, j, p;
 
@@ -1132,9 +1188,10 @@ static int loop_param(struct lc_fn *F, const char *in)
 		if (!in[i])
 			continue;
 		for (j = 0; j < F->b[i].nsucc; j++)
-			if (!in[F->b[i].succ[j]] && (p = exit_param(F, i, in)) >= 0)
+			if (!in[F->b[i].succ[j]] && (p = exit_param(F, i, in, shift)) >= 0)
 				return p;
 	}
+	*shift = -1;
 	return -1;
 }
 
@@ -1150,6 +1207,7 @@ static void add_loops(struct lc_fn *F, struct hog_func *f, const char *seen, con
 	for (h = 0; h < F->nb; h++) {
 		int any = 0, nbl = 0, line, col, ok;
 		enum hog_loop_shape shape;
+		struct hog_loop *l;
 
 		if (!seen[h])
 			continue;
@@ -1171,8 +1229,9 @@ static void add_loops(struct lc_fn *F, struct hog_func *f, const char *seen, con
 				in[j] = 0;
 		shape = loop_shape(F, h, in, &ok);
 		loop_where(F, h, in, &line, &col);
-		hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in, h, idom), shape, nbl,
-				  blocks)->bound_param = loop_param(F, in);
+		l = hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in, h, idom), shape,
+				      nbl, blocks);
+		l->bound_param = loop_param(F, in, &l->bound_shift);
 	}
 	free(in);
 	free(idom);

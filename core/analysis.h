@@ -58,6 +58,7 @@ struct hog_cost {
 	int preempt_ok;
 	const char *inner;	/* a lock taken inside the chain and held at the cost */
 	struct hog_when when;	/* applies only if this holds for the arguments */
+	int count_shift;	/* loops: -1, or when.arg counts 1 << (it - count_shift) */
 	/*
 	 * Loops: the outer loop (its function and line) whose body reaches
 	 * this one under the same locks; that loop is the finding, this one
@@ -220,6 +221,7 @@ struct hog_path {
 	 * is the holder's IR, for its callers' arguments (prog.c).
 	 */
 	int count_param;
+	int count_shift;	/* -1, or the count is 1 << (that parameter - count_shift) */
 	const struct hog_func *count_fn;
 	/*
 	 * Every call of the holder comes from this rare entry, NULL if

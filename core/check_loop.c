@@ -39,6 +39,13 @@ static void bound_by_param(struct fs *fs, const struct hog_loop *l, struct hog_c
 	c->when.arg = l->bound_param;
 	c->when.op = '>';
 	c->when.val = max;
+	/* 1 << (n - k) > max exactly when n > k + floor(log2(max)) */
+	c->count_shift = l->bound_shift;
+	if (l->bound_shift >= 0)
+		for (c->when.val = 0; (2LL << c->when.val) <= max; c->when.val++)
+			;
+	if (l->bound_shift > 0)
+		c->when.val += l->bound_shift;
 	c->when.inferred = 1;
 }
 

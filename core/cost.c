@@ -47,6 +47,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->scales = tail->scales;
 	}
 	c->when.arg = -1;
+	c->count_shift = -1;
 	return c;
 }
 
@@ -244,10 +245,12 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.bound = c->bound;
 	r->path.scales = c->scales;
 	r->path.count_param = -1;
+	r->path.count_shift = -1;
 	r->path.count_fn = NULL;
 	if (c->kind == HK_LOOP && c->nchain == 1 && c->when.inferred && c->when.op == '>' &&
 	    c->when.arg >= 0) {
 		r->path.count_param = c->when.arg;
+		r->path.count_shift = c->count_shift;
 		r->path.count_fn = fs->f;
 	}
 	hog_vec_push(fs->c->raws, r);

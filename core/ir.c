@@ -229,6 +229,7 @@ struct hog_loop *hog_func_add_loop(struct hog_module *m, struct hog_func *f,
 	l->col = col;
 	l->bound = bound;
 	l->bound_param = -1;
+	l->bound_shift = -1;
 	l->shape = shape;
 	l->nblocks = nblocks;
 	l->blocks = hog_alloc(&m->arena, sizeof(int) * (nblocks ? nblocks : 1));
@@ -514,8 +515,10 @@ void hog_module_write(const struct hog_module *m, struct hog_buf *b)
 				       l->nblocks);
 			for (j = 0; j < l->nblocks; j++)
 				hog_buf_printf(b, " %d", l->blocks[j]);
-			if (l->bound_param >= 0)
+			if (l->bound_param >= 0 && l->bound_shift < 0)
 				hog_buf_printf(b, " p%d", l->bound_param);
+			else if (l->bound_param >= 0)
+				hog_buf_printf(b, " s%d-%d", l->bound_param, l->bound_shift);
 			hog_buf_add(b, "\n");
 		}
 	}
@@ -881,13 +884,22 @@ static int rd_loop(struct rd *r, struct hog_func *f)
 	if (ret)
 		return ret;
 	if (!at_eol(r)) {
-		/* the optional bound parameter: "pN" */
+		/* the optional bound parameter: "pN", or "sN-K" for 1 << (it - K) */
 		char *end;
 
-		if (!(w = get_word(r)) || w[0] != 'p')
+		if (!(w = get_word(r)) || (w[0] != 'p' && w[0] != 's'))
 			return rd_fail(r, "trailing text");
 		l->bound_param = (int)strtol(w + 1, &end, 10);
-		if (*end || end == w + 1 || l->bound_param < 0 || l->bound_param >= f->nparams)
+		if (end == w + 1 || l->bound_param < 0 || l->bound_param >= f->nparams)
+			return rd_fail(r, "bad loop bound parameter");
+		if (w[0] == 's') {
+			char *k = end;
+
+			if (*k != '-' || (l->bound_shift = (int)strtol(k + 1, &end, 10)) < 0 ||
+			    end == k + 1 || l->bound_shift > 63)
+				return rd_fail(r, "bad loop bound shift");
+		}
+		if (*end)
 			return rd_fail(r, "bad loop bound parameter");
 	}
 	return at_eol(r) ? 0 : rd_fail(r, "trailing text");

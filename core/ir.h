@@ -136,6 +136,11 @@ struct hog_loop {
 	 * small constant make it a short loop.
 	 */
 	int bound_param;
+	/*
+	 * -1: that many; else at most 1 << (the parameter - bound_shift)
+	 * ("i < (1 << order)" is 0).
+	 */
+	int bound_shift;
 	enum hog_loop_shape shape;
 	int nblocks;
 	int *blocks;		/* header included */

@@ -210,6 +210,57 @@ static struct fnode *func_at(struct hog_prog *p, const struct hog_func *caller,
 	return resolve(p, caller, v->addr + 1);
 }
 
+/* A constant mode argument with a bit of the rule's mask: its context, else NULL. */
+static const struct hog_ctx_rule *mode_of(const struct hog_ctx_mode *m, const struct hog_event *ev)
+{
+	const struct hog_val *v = m->mode < ev->nargs ? &ev->args[m->mode] : NULL;
+
+	return v && v->kind == HV_CONST && (v->cst & m->mask) ? &m->ctx : NULL;
+}
+
+/*
+ * The context a registration gives, its mode considered (rules:
+ * context-mode): hrtimer_init(&t->timer, clock, HRTIMER_MODE_REL_SOFT)
+ * and then t->timer.function = fn in the same function, or the mode in
+ * the registering call itself (hrtimer_setup()).  Else the rule's own.
+ */
+static const struct hog_ctx_rule *moded_context(struct hog_prog *p, const struct hog_func *f,
+						const struct hog_event *reg,
+						const struct hog_ctx_rule *r)
+{
+	const struct hog_ctx_mode *m;
+	const char *dst, *cut;
+	char *obj;
+	int b, e;
+
+	if (!p->rules->ctx_modes.n)
+		return r;
+	if (reg->kind == HE_CALL) {
+		m = hog_rules_ctx_mode(p->rules, reg->callee);
+		return m && mode_of(m, reg) ? mode_of(m, reg) : r;
+	}
+	dst = reg->args[0].addr;
+	if (!(cut = strrchr(dst, '/')) || cut == dst)
+		return r;
+	obj = hog_xasprintf("%.*s", (int)(cut - dst), dst);
+	for (b = 0; b < f->nblocks; b++)
+		for (e = 0; e < f->blocks[b].nev; e++) {
+			const struct hog_event *ev = &f->blocks[b].ev[e];
+			const struct hog_val *o;
+
+			if (ev->kind != HE_CALL || !(m = hog_rules_ctx_mode(p->rules, ev->callee)))
+				continue;
+			o = m->obj < ev->nargs ? &ev->args[m->obj] : NULL;
+			if (o && o->kind == HV_ADDR && o->addr && !strcmp(o->addr, obj) &&
+			    mode_of(m, ev)) {
+				free(obj);
+				return mode_of(m, ev);
+			}
+		}
+	free(obj);
+	return r;
+}
+
 /*
  * One event that may register a callback (rules: context): a call that
  * takes the function as an argument (init_timer_key(t, fn, ...)), or a
@@ -229,7 +280,7 @@ static void registration(struct hog_prog *p, struct fnode *n, const struct hog_e
 		cb = func_at(p, n->f, &ev->args[1]);
 	if (!cb || cb->ctx.rule)
 		return;
-	cb->ctx.rule = r;
+	cb->ctx.rule = moded_context(p, n->f, ev, r);
 	cb->ctx.reg.func = hog_intern(p->strs, n->f->name);
 	cb->ctx.reg.file = n->f->file;
 	cb->ctx.reg.line = ev->line;
@@ -624,6 +675,11 @@ static const char *path_diagnostic(const struct hog_rules *r, const struct hog_p
 	return path_through(r, p, hog_rules_is_diagnostic);
 }
 
+static const char *path_anyctx(const struct hog_rules *r, const struct hog_path *p)
+{
+	return path_through(r, p, hog_rules_is_anyctx);
+}
+
 /*
  * A loop whose heaviest call is a check (for_each_object() {
  * check_object(); } under kmem_cache_debug_flags()): the loop is there
@@ -642,11 +698,11 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
 	int ba = hog_rules_is_boot(r, a->holder) || path_quiesced(r, a) || path_diagnostic(r, a) ||
-		 a->rare;
+		 path_anyctx(r, a) || a->rare;
 	int bb = hog_rules_is_boot(r, b->holder) || path_quiesced(r, b) || path_diagnostic(r, b) ||
-		 b->rare;
+		 path_anyctx(r, b) || b->rare;
 
-	/* a way from outside the boot phase (checks-off, diagnostic, rare) says more */
+	/* a way from outside the boot phase (checks-off, diagnostic, any-context, rare) says more */
 	if (ba != bb)
 		return bb;
 	if (a->irqs_off != b->irqs_off)
@@ -742,6 +798,13 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		 * report a bug already found; a sleep there is still a bug.
 		 */
 		return "it goes through %s(), which runs only to check or report (a debugging option on, a debug file read, a bug already found) (rules: diagnostic)";
+	if ((*arg = path_anyctx(prog->rules, p)))
+		/*
+		 * kfree() under a spinlock with IRQs off is how the kernel
+		 * frees: its memcg uncharge goes through the per-CPU obj
+		 * stock, a large kmalloc's pages are at most MAX_ORDER - 1.
+		 */
+		return "it goes through %s(), a free the kernel allows in any context but NMI: what it does inside is one object's bounded free (rules: any-context)";
 	*arg = p->holder;
 	if (p->lock.sleeping)
 		return "the lock is a sleeping one: only its other sleepers wait";
@@ -751,6 +814,13 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		return "it runs once per per-CPU batch, past a threshold, not on every call";
 	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
 		return "one atomic on a global with IRQs on: costly only when contended";
+	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) &&
+	    (!strcmp(lk, "irq") || !strcmp(lk, "hardirq") || !strcmp(lk, "softirq")))
+		/*
+		 * No lock: no other CPU spins while this one waits for the
+		 * cache line, and one atomic is not a long IRQs-off stretch.
+		 */
+		return "one atomic on a global with no lock held: no other CPU waits for this section";
 	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && release_defers(prog, f))
 		return "its last put only queues the release (rules: release=defer), and IRQs are on";
 	return NULL;
@@ -892,6 +962,14 @@ static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int p
 	return max >= 0 && !fn->addr ? max : -1;
 }
 
+/* 1 << (n - k) rounds, or more than max when that is too many to say */
+static long long shifted_count(long long n, int k, long long max)
+{
+	if (n <= k)
+		return 1;
+	return n - k < 62 ? 1LL << (n - k) : max + 1;
+}
+
 /*
  * "for (i = 0; i < count; i++)" under the holder's own lock, with count
  * its parameter: its callers decide how long it is.  When every caller
@@ -912,8 +990,11 @@ static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 		const struct hog_path *w = &f->paths[i];
 
 		names.len = 0;
-		if (w->count_param < 0 || !w->count_fn ||
-		    (m = callers_cap(prog, w->count_fn, w->count_param, &names)) < 0 || m > max) {
+		m = w->count_param < 0 || !w->count_fn ? -1 :
+		    callers_cap(prog, w->count_fn, w->count_param, &names);
+		if (m >= 0 && w->count_shift >= 0)
+			m = shifted_count(m, w->count_shift, max);
+		if (m < 0 || m > max) {
 			hog_buf_free(&names);
 			return NULL;
 		}

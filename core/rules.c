@@ -111,6 +111,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->current_funcs);
 	hog_vec_free(&r->quiesced_funcs);
 	hog_vec_free(&r->diag_funcs);
+	hog_vec_free(&r->anyctx_funcs);
 	hog_vec_free(&r->rare_funcs);
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
@@ -122,6 +123,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->ref_put_rule);
 	hog_vec_free(&r->ref_info);
 	hog_vec_free(&r->ctx_rules);
+	hog_vec_free(&r->ctx_modes);
 	hog_vec_free(&r->ctx_tests);
 	hog_vec_free(&r->fe.lock_tags);
 	hog_vec_free(&r->fe.lock_typedefs);
@@ -918,8 +920,75 @@ const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const 
 	return NULL;
 }
 
+const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->ctx_modes.n; i++) {
+		const struct hog_ctx_mode *c = r->ctx_modes.v[i];
+
+		if (!strcmp(c->call, name))
+			return c;
+	}
+	return NULL;
+}
+
 /* The words findings use for a context: "hard IRQ", "softirq". */
 static const char *const ctx_words[] = { "softirq", "hard IRQ" };
+
+static int ctx_mode_key(struct parse *p, struct hog_ctx_mode *c, const struct tok *t)
+{
+	long long v;
+
+	if (!strcmp(t->key, "call") && is_ident(t->val) && !c->call) {
+		c->call = hog_intern(p->r->strs, t->val);
+		return 0;
+	}
+	if (!strcmp(t->key, "mask"))
+		return parse_int(p, "mask", t->val, 1, LLONG_MAX, &c->mask);
+	if (strcmp(t->key, "obj") && strcmp(t->key, "mode"))
+		return perr(p, "context-mode takes call=, obj=, mode= and mask=, not '%s='", t->key);
+	if (parse_int(p, t->key, t->val, 0, 15, &v))
+		return -1;
+	*(t->key[0] == 'o' ? &c->obj : &c->mode) = (int)v;
+	return 0;
+}
+
+/* context-mode hardirq|softirq call=NAME obj=N mode=N mask=BITS "what it registers" */
+static int parse_ctx_mode(struct parse *p)
+{
+	struct hog_ctx_mode *c = hog_alloc(&p->r->arena, sizeof(*c));
+	const char *what = NULL;
+	char *l;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->obj = c->mode = -1;
+	c->ctx.arg = -1;
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted ||
+	    (strcmp(p->tok[1].val, "hardirq") && strcmp(p->tok[1].val, "softirq")))
+		return perr(p, "context-mode needs hardirq or softirq first");
+	c->ctx.hardirq = !strcmp(p->tok[1].val, "hardirq");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key && !what)
+			what = t->val;
+		else if (!t->key)
+			return perr(p, "context-mode: unexpected '%s'", t->val);
+		else if (ctx_mode_key(p, c, t))
+			return -1;
+	}
+	if (!c->call || c->obj < 0 || c->mode < 0 || !c->mask || !what || !*what)
+		return perr(p, "context-mode needs call=NAME obj=N mode=N mask=BITS and one \"what it registers\"");
+	if (hog_rules_ctx_mode(p->r, c->call))
+		return perr(p, "'%s' already has a context-mode", c->call);
+	l = hog_xasprintf("%s (%s)", what, ctx_words[c->ctx.hardirq]);
+	c->ctx.label = hog_intern(p->r->strs, l);
+	free(l);
+	hog_vec_push(&p->r->ctx_modes, c);
+	return 0;
+}
 
 /* context-field TAG.FIELD: a struct tag, a dot, a field name */
 static int is_tag_field(const char *s)
@@ -1065,6 +1134,11 @@ int hog_rules_is_quiesced(const struct hog_rules *r, const char *name)
 int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name)
 {
 	return in_list(&r->diag_funcs, name);
+}
+
+int hog_rules_is_anyctx(const struct hog_rules *r, const char *name)
+{
+	return in_list(&r->anyctx_funcs, name);
 }
 
 int hog_rules_is_rare(const struct hog_rules *r, const char *name)
@@ -1554,6 +1628,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->quiesced_funcs, d);
 	if (!strcmp(d, "diagnostic"))
 		return parse_words(p, &p->r->diag_funcs, d);
+	if (!strcmp(d, "any-context"))
+		return parse_words(p, &p->r->anyctx_funcs, d);
 	if (!strcmp(d, "current-task"))
 		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "rare"))
@@ -1568,6 +1644,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_context(p);
 	if (!strcmp(d, "context-test"))
 		return parse_ctx_test(p);
+	if (!strcmp(d, "context-mode"))
+		return parse_ctx_mode(p);
 	if (!strcmp(d, "strip")) {
 		int i;
 

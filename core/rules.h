@@ -162,6 +162,21 @@ struct hog_ctx_rule {
 };
 
 /*
+ * "context-mode": an init call that decides the context a registered
+ * callback runs in from a mode argument.  A callback registered for
+ * the object passed as argument obj (stored to its field, or in this
+ * very call) runs in ctx when the constant mode argument has a bit of
+ * mask set: hrtimer_init(timer, clock, HRTIMER_MODE_REL_SOFT) makes
+ * timer->function a softirq callback, not a hard IRQ one.
+ */
+struct hog_ctx_mode {
+	const char *call;	/* interned */
+	int obj, mode;
+	long long mask;
+	struct hog_ctx_rule ctx;	/* the context it gives, never looked up by name */
+};
+
+/*
  * "context-test": a function whose result, tested against zero, tells
  * the code which context it runs in (rules/README.md).  A zero result,
  * masked as the code masks it (preempt_count() & SOFTIRQ_OFFSET), rules
@@ -193,6 +208,7 @@ struct hog_rules {
 	struct hog_vec current_funcs;	/* "current-task": interned function names */
 	struct hog_vec quiesced_funcs;	/* "checks-off": interned function names */
 	struct hog_vec diag_funcs;	/* "diagnostic": interned function names */
+	struct hog_vec anyctx_funcs;	/* "any-context": interned function names */
 	struct hog_vec rare_funcs;	/* "rare": interned function names */
 	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
@@ -204,6 +220,7 @@ struct hog_rules {
 	struct hog_vec ref_put_rule;	/* ... the ref_gets index of each, as (void *)(intptr_t) */
 	struct hog_vec ref_info;	/* ... arg * 2 + try, as (void *)(intptr_t) */
 	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
+	struct hog_vec ctx_modes;	/* "context-mode": struct hog_ctx_mode * */
 	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
@@ -245,6 +262,8 @@ int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
 int hog_rules_is_quiesced(const struct hog_rules *r, const char *name);
 /* Is name one of the "diagnostic" functions (free_debug_processing, validate_slab_node)? */
 int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name);
+/* Is name one of the "any-context" frees (kfree, kmem_cache_free)? */
+int hog_rules_is_anyctx(const struct hog_rules *r, const char *name);
 /* Is name one of the "rare" entry points (kmem_cache_destroy, list_lru_destroy)? */
 int hog_rules_is_rare(const struct hog_rules *r, const char *name);
 /* Is name one of the "current-task" functions (get_current)? */
@@ -281,6 +300,8 @@ int hog_rules_ref_put(const struct hog_rules *r, const char *name);
  */
 const struct hog_ctx_rule *hog_rules_ctx_call(const struct hog_rules *r, const char *name);
 const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const char *cls);
+/* The "context-mode" rule for an init call's name, NULL if none. */
+const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const char *name);
 /* The "context-test" rule of name: its index, or -1; and the rule at an index. */
 int hog_rules_ctx_test(const struct hog_rules *r, const char *name);
 const struct hog_ctx_test *hog_rules_ctx_test_at(const struct hog_rules *r, int i);

@@ -2039,51 +2039,103 @@ static long long iter_cap(struct lower *L, class loop *loop)
 	return best;
 }
 
+/* A plain parameter ($N, no step after it): N, else -1. */
+static int plain_param(const struct hog_val *n)
+{
+	if (n->kind != HV_ADDR || hog_expr_param(n->addr) < 0 || strpbrk(n->addr + 1, "/^#["))
+		return -1;
+	return hog_expr_param(n->addr);
+}
+
 /*
- * "for (i = 0; i < n; i++)" with n a parameter: at most n iterations.
- * The parameter's index, or -1: an exit that dominates the latch, testing
- * a header phi that starts at 0 and steps by +1 against n (through
- * copies and casts).
+ * n = 1 << (x - sub), through copies and casts: free_pages_prepare()'s
+ * "i < (1 << order)", change_pageblock_range()'s "1 << (start_order -
+ * pageblock_order)".  x, else NULL.
  */
-/* A header phi that starts at parameter N and steps down by one: N, else -1. */
-static int down_from_param(struct lower *L, class loop *loop, gphi *phi)
+static tree shift_count(tree n, int *sub)
+{
+	gassign *as;
+	tree x;
+	HOST_WIDE_INT k;
+
+	n = strip_copies(n);
+	if (!n || TREE_CODE(n) != SSA_NAME)
+		return NULL_TREE;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(n));
+	if (!as || gimple_assign_rhs_code(as) != LSHIFT_EXPR ||
+	    !integer_onep(gimple_assign_rhs1(as)))
+		return NULL_TREE;
+	*sub = 0;
+	x = strip_copies(gimple_assign_rhs2(as));
+	as = x && TREE_CODE(x) == SSA_NAME ? dyn_cast<gassign *>(SSA_NAME_DEF_STMT(x)) : NULL;
+	/* x - 9 is x + 4294967287 in an unsigned int */
+	if (as && gimple_assign_rhs_code(as) == PLUS_EXPR &&
+	    const_value(gimple_assign_rhs2(as), &k)) {
+		k = signed_step(TREE_TYPE(gimple_assign_rhs1(as)), k);
+		if (k > -64 && k <= 0) {
+			*sub = (int)-k;
+			return gimple_assign_rhs1(as);
+		}
+	}
+	return x;
+}
+
+/*
+ * A header phi that starts at parameter N, or at 1 << (N - sub), and
+ * steps down by one: N, else -1; *shift as for exit_param().
+ */
+static int down_from_param(struct lower *L, class loop *loop, gphi *phi, int *shift)
 {
 	HOST_WIDE_INT step;
 	struct hog_val n;
+	tree init, x;
+	int sub;
 
 	if (!phi_step(loop, phi, &step) ||
 	    signed_step(TREE_TYPE(gimple_phi_result(phi)), step) != -1)
 		return -1;
-	n = lh_value(L->m, PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)));
-	if (n.kind != HV_ADDR || hog_expr_param(n.addr) < 0 || strpbrk(n.addr + 1, "/^#["))
-		return -1;
-	return hog_expr_param(n.addr);
+	init = PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop));
+	x = shift_count(init, &sub);
+	n = lh_value(L->m, x ? x : init);
+	*shift = x ? sub : -1;
+	return plain_param(&n);
 }
 
-static int exit_param(struct lower *L, class loop *loop, edge e)
+/*
+ * "for (i = 0; i < n; i++)" with n a parameter: at most n iterations.
+ * The parameter's index, or -1: an exit that dominates the latch, testing
+ * a header phi that starts at a constant and steps by +1 against n
+ * (through copies and casts).  A start above 0 only shortens an i < n
+ * loop; i != n must start at 0.  *shift: -1, or the count is 1 << (n -
+ * *shift) ("for (i = 1; i < (1 << order); i++)").
+ */
+static int exit_param(struct lower *L, class loop *loop, edge e, int *shift)
 {
 	gimple *last = last_stmt(e->src);
 	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
 	HOST_WIDE_INT step, i0;
 	int k;
 
+	*shift = -1;
 	if (!c || !dominated_by_p(CDI_DOMINATORS, loop->latch, e->src))
 		return -1;
 	for (k = 0; k < 2; k++) {
+		int sub;
 		tree iv = k ? gimple_cond_rhs(c) : gimple_cond_lhs(c);
-		struct hog_val n = lh_value(L->m, k ? gimple_cond_lhs(c) : gimple_cond_rhs(c));
+		tree nt = k ? gimple_cond_lhs(c) : gimple_cond_rhs(c), sh = shift_count(nt, &sub);
+		/* lh_value() looks through copies and casts: $N is the parameter */
+		struct hog_val n = lh_value(L->m, sh ? sh : nt);
 		gphi *phi = header_iv(loop, iv);
-		tree init;
-
 		enum tree_code code = gimple_cond_code(c);
+		tree init;
+		int p;
 
 		if (k)
 			code = swap_tree_comparison(code);
 		/* while (order-- > 0), while (n--): n rounds from the parameter down */
-		if (phi && integer_zerop(k ? gimple_cond_lhs(c) : gimple_cond_rhs(c)) &&
+		if (phi && integer_zerop(nt) &&
 		    (code == NE_EXPR || code == GT_EXPR || code == EQ_EXPR || code == LE_EXPR)) {
-			int p = down_from_param(L, loop, phi);
-
+			p = down_from_param(L, loop, phi, shift);
 			if (p >= 0)
 				return p;
 		}
@@ -2093,11 +2145,11 @@ static int exit_param(struct lower *L, class loop *loop, edge e)
 		if (!phi || !phi_step(loop, phi, &step) || step != 1)
 			continue;
 		init = PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop));
-		/* lh_value() looks through copies and casts: $N is the parameter */
-		if (!init || !const_value(init, &i0) || i0 || n.kind != HV_ADDR ||
-		    hog_expr_param(n.addr) < 0 || strpbrk(n.addr + 1, "/^#["))
+		if (!init || !const_value(init, &i0) || i0 < 0 ||
+		    (i0 && code != LT_EXPR && code != GE_EXPR) || (p = plain_param(&n)) < 0)
 			continue;
-		return hog_expr_param(n.addr);
+		*shift = sh ? sub : -1;
+		return p;
 	}
 	return -1;
 }
@@ -2119,8 +2171,8 @@ static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 	}
 }
 
-/* The parameter some exit bounds the loop by, or -1. */
-static int loop_param(struct lower *L, class loop *loop)
+/* The parameter some exit bounds the loop by, or -1; *shift: by 1 << (it - *shift). */
+static int loop_param(struct lower *L, class loop *loop, int *shift)
 {
 	auto_vec<edge> exits = get_loop_exit_edges(loop);
 	unsigned i;
@@ -2128,8 +2180,9 @@ static int loop_param(struct lower *L, class loop *loop)
 	int p;
 
 	FOR_EACH_VEC_ELT(exits, i, e)
-		if ((p = exit_param(L, loop, e)) >= 0)
+		if ((p = exit_param(L, loop, e, shift)) >= 0)
 			return p;
+	*shift = -1;
 	return -1;
 }
 
@@ -2188,7 +2241,7 @@ static void lower_loops(struct lower *L)
 		loop_where(L, loop, &line, &col);
 		hl = hog_func_add_loop(L->m, L->f, L->bbmap[loop->header->index], line, col,
 				       bound, loop_kind(L, loop), k, blocks);
-		hl->bound_param = loop_param(L, loop);
+		hl->bound_param = loop_param(L, loop, &hl->bound_shift);
 		free(blocks);
 		free(body);
 	}

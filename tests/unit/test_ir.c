@@ -291,6 +291,7 @@ static void test_round_trip_text(void **state)
 		"E c 1470 2 spin_unlock -1 1 &$0/zone.lock\n"
 		"E r 1471 1 - -1 0\n"
 		"L 1 1455 2 -1 o 1 1\n"
+		"L 2 1456 2 -1 o 1 2 s1-9\n"
 		"F empty 0 - 0 0 0\n"
 		"B 0 -\n"
 		/* sign tests and steps (version 3): if (n > 0) -n; if (x >> 12 <= 0) */
@@ -327,6 +328,10 @@ static void test_round_trip_text(void **state)
 	assert_int_equal(r->funcs[2]->blocks[3].cond, HC_LEZ);
 	assert_int_equal(r->funcs[2]->loops[0].bound_param, 0);
 	assert_int_equal(r->funcs[0]->loops[0].bound_param, -1);
+	assert_int_equal(r->funcs[2]->loops[0].bound_shift, -1);
+	/* "for (nr = 1 << (count - 9); nr--; )": at most 1 << (count - 9) */
+	assert_int_equal(r->funcs[0]->loops[1].bound_param, 1);
+	assert_int_equal(r->funcs[0]->loops[1].bound_shift, 9);
 	/* caps: the one written, none for the others, none at all elsewhere */
 	assert_int_equal(hog_func_vcap(r->funcs[0], 1), 63);
 	assert_int_equal(hog_func_vcap(r->funcs[0], 0), -1);
@@ -553,6 +558,9 @@ static void test_read_bad_structure(void **state)
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -2 o 1 0\n", "line 5: bad number");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 p9\n", "line 5: bad loop bound parameter");
 	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 q0\n", "line 5: trailing text");
+	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 s0\n", "line 5: bad loop bound shift");
+	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 s0-64\n", "line 5: bad loop bound shift");
+	expect_read_err(t, FN "B 0 -\nL 0 1 1 -1 o 1 0 s0-2x\n", "line 5: bad loop bound parameter");
 	expect_read_err(t, FN "B 0 -\nP 0 1 0?\n", "line 5: bad phi argument");
 	expect_read_err(t, FN "B 0 -\nP 0 1 x:?\n", "line 5: bad phi argument");
 	expect_read_err(t, HDR "A m 1 1 spinlock $0\n", "line 3: annotation outside a function header");

@@ -735,6 +735,11 @@ static void test_rank_and_release_words(void **state)
 	assert_int_equal(parse(t, "boot-phase start_kernel\n"), 0);
 	assert_true(hog_rules_is_boot(t->r, "start_kernel"));
 	assert_false(hog_rules_is_boot(t->r, "start_kernel_late"));
+	assert_false(hog_rules_is_anyctx(t->r, "kfree"));
+	assert_int_equal(parse(t, "any-context kfree kmem_cache_free\n"), 0);
+	assert_true(hog_rules_is_anyctx(t->r, "kmem_cache_free"));
+	assert_false(hog_rules_is_anyctx(t->r, "kvfree"));
+	expect_err(t, "any-context\n", "t.rules:1: any-context needs words");
 	assert_int_equal(parse(t, "rare list_lru_destroy bdi_unregister\n"), 0);
 	assert_true(hog_rules_is_rare(t->r, "bdi_unregister"));
 	assert_false(hog_rules_is_rare(t->r, "bdi_register"));
