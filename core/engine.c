@@ -468,6 +468,62 @@ static int released_in(struct fs *fs, const struct hog_loop *l, const struct hel
 	return 0;
 }
 
+/* Does block b test what a lockbreak op=test call (need_resched()) returned, in b? */
+static int tests_lockbreak(struct fs *fs, const struct hog_block *b)
+{
+	int v = b->cond_var, i;
+
+	if ((b->cond != HC_NEZ && b->cond != HC_EQZ) || v < 0)
+		return 0;
+	for (i = b->nev - 1; i >= 0; i--) {
+		const struct hog_event *e = &b->ev[i];
+		const struct hog_rule *r;
+
+		if (e->dst != v)
+			continue;
+		/* through one copy or ! of the result */
+		if (e->kind == HE_ASSIGN && e->nargs == 1 && e->args[0].kind == HV_VAR) {
+			v = e->args[0].var;
+			continue;
+		}
+		r = e->kind == HE_CALL ? rule_of(fs, e->callee, HR_LOCKBREAK) : NULL;
+		return r && r->op == HBRK_TEST;
+	}
+	return 0;
+}
+
+/*
+ * "if (need_resched()) { spin_unlock(&l); cond_resched(); goto again; }"
+ * (evict_inodes()): an exit on a lockbreak test into a block that gives
+ * h up.  The section ends whenever the scheduler wants the CPU, as
+ * cond_resched_lock() would end it inside the loop.
+ */
+static int released_on_break(struct fs *fs, const struct hog_loop *l, const struct held *h)
+{
+	int i, j, k;
+
+	for (i = 0; i < l->nblocks; i++) {
+		const struct hog_block *b = &fs->f->blocks[l->blocks[i]];
+
+		if (b->nsucc != 2 || !tests_lockbreak(fs, b))
+			continue;
+		for (j = 0; j < b->nsucc; j++) {
+			int x = b->succ[j], steps;
+
+			/* straight on from the exit, to the unlock after the loop */
+			for (steps = 0; steps < 4 && x >= 0 && !hog_loop_has(l, x); steps++) {
+				const struct binfo *bx = &fs->bi[x];
+
+				for (k = 0; k < bx->released.n; k++)
+					if (held_is(h, bx->released.v[k]))
+						return 1;
+				x = fs->f->blocks[x].nsucc == 1 ? fs->f->blocks[x].succ[0] : -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int eng_loop_breaks(struct fs *fs, const struct hog_loop *l, const char **brk, int max)
 {
 	const struct tset *hin = &fs->in[l->header];
@@ -477,7 +533,7 @@ int eng_loop_breaks(struct fs *fs, const struct hog_loop *l, const char **brk, i
 		for (k = 0; k < hin->t[j].nheld && n < max; k++) {
 			const struct held *h = &hin->t[j].held[k];
 
-			if (released_in(fs, l, h) && h->expr)
+			if ((released_in(fs, l, h) || released_on_break(fs, l, h)) && h->expr)
 				brk[n++] = h->expr;
 		}
 	for (j = 0; j < l->nblocks; j++) {
