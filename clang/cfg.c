@@ -1063,13 +1063,14 @@ static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *i
 
 /*
  * v = 1 << (x - sub), free_pages_prepare()'s "i < (1 << order)": x, and
- * *sub; else an unknown value.
+ * *sub; else an unknown value and *sub -1.
  */
 static struct hog_val shift_count(struct lc_fn *F, struct hog_val v, int *sub)
 {
 	struct hog_val none = { HV_UNKNOWN, 0, 0, NULL }, one, x, k;
 	struct lc_var *d;
 
+	*sub = -1;
 	v = resolve(F, v);
 	if (v.kind != HV_VAR || F->var[v.var].cop != CXBinaryOperator_Shl)
 		return none;
@@ -1077,8 +1078,10 @@ static struct hog_val shift_count(struct lc_fn *F, struct hog_val v, int *sub)
 	one = resolve(F, d->ca);
 	if (one.kind != HV_CONST || one.cst != 1)
 		return none;
-	*sub = 0;
 	x = resolve(F, d->cb);
+	if (x.kind == HV_UNKNOWN)
+		return none;
+	*sub = 0;
 	if (x.kind != HV_VAR)
 		return x;
 	d = &F->var[x.var];
@@ -1117,14 +1120,12 @@ static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in, i
 	p = &F->phi[pi];
 	for (i = 0; i < p->n; i++) {
 		struct hog_val v = resolve(F, p->val[i]), x;
-		int k = -1, n;
+		int k, n;
 
 		if (in[p->pred[i]])
 			continue;
 		x = shift_count(F, v, &k);
-		n = plain_param(x.kind != HV_UNKNOWN ? x : v);
-		if (x.kind == HV_UNKNOWN)
-			k = -1;
+		n = plain_param(k >= 0 ? x : v);
 		if (n < 0 || (param >= 0 && (param != n || sub != k)))
 			return -1;
 		param = n;
@@ -1153,7 +1154,7 @@ static int exit_param(struct lc_fn *F, int b, const char *in, int *shift)
 	for (k = 0; k < 2; k++) {
 		struct hog_val iv = resolve(F, k ? bl->cmp.r : bl->cmp.l);
 		struct hog_val n = resolve(F, k ? bl->cmp.l : bl->cmp.r), x;
-		int op = k ? swap_op(bl->cmp.op) : bl->cmp.op, sub = -1, p;
+		int op = k ? swap_op(bl->cmp.op) : bl->cmp.op, sub, p;
 
 		/* while (order-- > 0), while (n--): from the parameter down by one */
 		if (n.kind == HV_CONST && !n.cst && (op == CXBinaryOperator_NE ||
@@ -1164,9 +1165,7 @@ static int exit_param(struct lc_fn *F, int b, const char *in, int *shift)
 		    op != CXBinaryOperator_NE && op != CXBinaryOperator_EQ)
 			continue;
 		x = shift_count(F, n, &sub);
-		if (x.kind == HV_UNKNOWN)
-			sub = -1;
-		if ((p = plain_param(x.kind != HV_UNKNOWN ? x : n)) < 0)
+		if ((p = plain_param(sub >= 0 ? x : n)) < 0)
 			continue;
 		for (h = 0, pi = -1; h < F->nb && pi < 0; h++)
 			if (in[h])

@@ -229,6 +229,7 @@ static const struct hog_ctx_rule *moded_context(struct hog_prog *p, const struct
 						const struct hog_ctx_rule *r)
 {
 	const struct hog_ctx_mode *m;
+	const struct hog_ctx_rule *moded = NULL;
 	const char *dst, *cut;
 	char *obj;
 	int b, e;
@@ -237,28 +238,26 @@ static const struct hog_ctx_rule *moded_context(struct hog_prog *p, const struct
 		return r;
 	if (reg->kind == HE_CALL) {
 		m = hog_rules_ctx_mode(p->rules, reg->callee);
-		return m && mode_of(m, reg) ? mode_of(m, reg) : r;
+		moded = m ? mode_of(m, reg) : NULL;
+		return moded ? moded : r;
 	}
 	dst = reg->args[0].addr;
 	if (!(cut = strrchr(dst, '/')) || cut == dst)
 		return r;
 	obj = hog_xasprintf("%.*s", (int)(cut - dst), dst);
-	for (b = 0; b < f->nblocks; b++)
-		for (e = 0; e < f->blocks[b].nev; e++) {
+	for (b = 0; b < f->nblocks && !moded; b++)
+		for (e = 0; e < f->blocks[b].nev && !moded; e++) {
 			const struct hog_event *ev = &f->blocks[b].ev[e];
 			const struct hog_val *o;
 
 			if (ev->kind != HE_CALL || !(m = hog_rules_ctx_mode(p->rules, ev->callee)))
 				continue;
 			o = m->obj < ev->nargs ? &ev->args[m->obj] : NULL;
-			if (o && o->kind == HV_ADDR && o->addr && !strcmp(o->addr, obj) &&
-			    mode_of(m, ev)) {
-				free(obj);
-				return mode_of(m, ev);
-			}
+			if (o && o->kind == HV_ADDR && o->addr && !strcmp(o->addr, obj))
+				moded = mode_of(m, ev);
 		}
 	free(obj);
-	return r;
+	return moded ? moded : r;
 }
 
 /*

@@ -936,6 +936,26 @@ const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const c
 /* The words findings use for a context: "hard IRQ", "softirq". */
 static const char *const ctx_words[] = { "softirq", "hard IRQ" };
 
+/* "context" and "context-mode" lines begin with hardirq or softirq */
+static int ctx_kind(struct parse *p, const char *dir, int *hardirq)
+{
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted ||
+	    (strcmp(p->tok[1].val, "hardirq") && strcmp(p->tok[1].val, "softirq")))
+		return perr(p, "%s needs hardirq or softirq first", dir);
+	*hardirq = !strcmp(p->tok[1].val, "hardirq");
+	return 0;
+}
+
+/* as findings name it: "hrtimer callback (softirq)" */
+static const char *ctx_label(struct parse *p, const char *what, int hardirq)
+{
+	char *l = hog_xasprintf("%s (%s)", what, ctx_words[hardirq]);
+	const char *r = hog_intern(p->r->strs, l);
+
+	free(l);
+	return r;
+}
+
 static int ctx_mode_key(struct parse *p, struct hog_ctx_mode *c, const struct tok *t)
 {
 	long long v;
@@ -959,16 +979,13 @@ static int parse_ctx_mode(struct parse *p)
 {
 	struct hog_ctx_mode *c = hog_alloc(&p->r->arena, sizeof(*c));
 	const char *what = NULL;
-	char *l;
 	int i;
 
 	memset(c, 0, sizeof(*c));
 	c->obj = c->mode = -1;
 	c->ctx.arg = -1;
-	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted ||
-	    (strcmp(p->tok[1].val, "hardirq") && strcmp(p->tok[1].val, "softirq")))
-		return perr(p, "context-mode needs hardirq or softirq first");
-	c->ctx.hardirq = !strcmp(p->tok[1].val, "hardirq");
+	if (ctx_kind(p, "context-mode", &c->ctx.hardirq))
+		return -1;
 	for (i = 2; i < p->ntok; i++) {
 		const struct tok *t = &p->tok[i];
 
@@ -983,9 +1000,7 @@ static int parse_ctx_mode(struct parse *p)
 		return perr(p, "context-mode needs call=NAME obj=N mode=N mask=BITS and one \"what it registers\"");
 	if (hog_rules_ctx_mode(p->r, c->call))
 		return perr(p, "'%s' already has a context-mode", c->call);
-	l = hog_xasprintf("%s (%s)", what, ctx_words[c->ctx.hardirq]);
-	c->ctx.label = hog_intern(p->r->strs, l);
-	free(l);
+	c->ctx.label = ctx_label(p, what, c->ctx.hardirq);
 	hog_vec_push(&p->r->ctx_modes, c);
 	return 0;
 }
@@ -1032,10 +1047,8 @@ static int parse_context(struct parse *p)
 
 	memset(c, 0, sizeof(*c));
 	c->arg = -1;
-	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted ||
-	    (strcmp(p->tok[1].val, "hardirq") && strcmp(p->tok[1].val, "softirq")))
-		return perr(p, "context needs hardirq or softirq first");
-	c->hardirq = !strcmp(p->tok[1].val, "hardirq");
+	if (ctx_kind(p, "context", &c->hardirq))
+		return -1;
 	for (i = 2; i < p->ntok; i++) {
 		const struct tok *t = &p->tok[i];
 
@@ -1051,12 +1064,7 @@ static int parse_context(struct parse *p)
 	if ((c->call && hog_rules_ctx_call(p->r, c->call)) ||
 	    (c->field && hog_rules_ctx_field(p->r, c->field)))
 		return perr(p, "'%s' already has a context", c->call ? c->call : c->field);
-	{
-		char *l = hog_xasprintf("%s (%s)", what, ctx_words[c->hardirq]);
-
-		c->label = hog_intern(p->r->strs, l);
-		free(l);
-	}
+	c->label = ctx_label(p, what, c->hardirq);
 	hog_vec_push(&p->r->ctx_rules, c);
 	return 0;
 }
