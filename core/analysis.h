@@ -50,6 +50,7 @@ struct hog_cost {
 	int irqs_off;		/* IRQs are off at the cost, inside the chain */
 	int irq_on;		/* IRQs were turned back on inside the chain */
 	int batched;		/* only past a per-CPU threshold: once every so many calls */
+	int offkey;		/* 1 + the static-key rule whose other state every path needs, 0 none */
 	/*
 	 * Levels of preemption off that the cost expects from its callers
 	 * (schedule_preempt_disabled()'s contract): not an atomic context
@@ -126,6 +127,7 @@ struct hog_summary {
 	 */
 	int ret_mparam;
 	long long ret_mask;
+	int ret_key;		/* 1 + the FK_KEY fact every return is (statickey.c), 0 none */
 	int natomic;
 	const char **atomic;	/* atomic RMW targets reachable through its parameters */
 	int has_atomic;		/* any atomic RMW at all */
@@ -246,6 +248,7 @@ struct hog_finding {
 	int irqs_off;
 	int score;
 	int batched;		/* every way to it is past a per-CPU threshold */
+	int offkey;		/* 1 + the static-key rule whose other state every way needs, 0 none */
 	char fingerprint[17];
 	int npaths;		/* paths[0] is the primary one */
 	int cpaths;		/* room in paths */

@@ -39,6 +39,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->irqs_off = tail->irqs_off;
 		c->irq_on = tail->irq_on;
 		c->batched = tail->batched;
+		c->offkey = tail->offkey;
 		c->ctxclear = tail->ctxclear;
 		c->inner = tail->inner;
 		c->preempt_ok = tail->preempt_ok;
@@ -230,6 +231,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->callee = c->callee;
 	r->listed = c->listed;
 	r->batched = c->batched || t->batched;
+	r->offkey = c->offkey ? c->offkey : t->offkey;
 	r->inner = c->inner;
 	r->path.holder = fs->f->name;
 	r->path.file = c->chain[0].file;
@@ -395,11 +397,14 @@ static void given_up(struct fs *fs, const struct tset *set, struct hog_cost *c)
 static void path_flags(const struct tset *set, struct hog_cost *c)
 {
 	int i, alloff = set->n > 0, allbatched = set->n > 0, clear = ~0;
+	int key = set->n > 0 ? set->t[0].offkey : 0;
 
 	for (i = 0; i < set->n; i++) {
 		const struct tup *t = &set->t[i];
 
 		clear &= t->ctxclear;
+		if (t->offkey != key)
+			key = 0;
 		if (t->irq != HOG_IRQ_OFF)
 			alloff = 0;
 		if (!t->batched)
@@ -415,6 +420,8 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 		c->irqs_off = 1;
 	if (allbatched)
 		c->batched = 1;
+	if (!c->offkey)
+		c->offkey = key;
 	if (set->n)
 		c->ctxclear |= clear;
 }
@@ -651,6 +658,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 						  e->col, NULL);
 
 		c->batched = s->self->batched;
+		c->offkey = s->self->offkey;
 		eng_cost_at(fs, set, c);
 	}
 	for (i = 0; i < s->ncost; i++) {

@@ -61,11 +61,13 @@ int ctx_test_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		const struct fact *f = fact_get(&set->t[i], a->var);
 		struct fact g;
 
-		if (!f || f->kind != FK_CTX)
+		/* a static key's state (statickey.c) goes the same way, but for masks */
+		if (!f || (f->kind != FK_CTX && f->kind != FK_KEY))
 			continue;
 		g = *f;
 		g.var = e->dst;
-		if (!strcmp(e->callee, "&") && m && m->kind == HV_CONST && !(f->irq & 1))
+		if (!strcmp(e->callee, "&") && m && m->kind == HV_CONST && !(f->irq & 1) &&
+		    f->kind == FK_CTX)
 			g.mask &= m->cst;
 		else if (!strcmp(e->callee, "!"))
 			g.irq ^= 1;

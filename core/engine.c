@@ -60,6 +60,8 @@ static void record_exit(struct fs *fs, const struct tset *set, const struct hog_
 				x->retparam = irq;
 				x->retmask = fact_get(&set->t[i], var)->mask;
 			}
+			if (x->retkind == FK_KEY)
+				x->retkey = irq;
 			if (x->retkind == FK_NONE)
 				x->retkind = tested_ret(fs, &set->t[i], &e->args[0]);
 			x->retaddr = val_addr(fs, &e->args[0]);
@@ -151,6 +153,7 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 			apply_call(fs, set, &cv);
 			ref_get_split(fs, set, &cv);
 			ctx_test_call(fs, set, e);
+			static_key_call(fs, set, e);
 			break;
 		case HE_ICALL:
 			if (fs->recording) {
@@ -325,10 +328,12 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 			}
 			if (kind == FK_CTX && !ctx_test_edge(fs, &t, f, want_nz))
 				continue;
+			if (kind == FK_KEY)
+				static_key_edge(fs, &t, f, want_nz);
 			if (kind == FK_POR)
 				kind = f->mask ? FK_NONZERO : FK_NONE;
 			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP ||
-			    kind == FK_CTX || kind == FK_PNOT)
+			    kind == FK_CTX || kind == FK_PNOT || kind == FK_KEY)
 				kind = FK_NONE;
 			if (want_nz && kind == FK_ZERO)
 				continue;

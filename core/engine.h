@@ -56,13 +56,19 @@
  */
 /* FK_PNOT: !(param & mask), non-zero when none of the bits is set (lockhog-check's "!!" is two "!") */
 enum { FK_NONE, FK_ZERO, FK_NONZERO, FK_FLAGS, FK_PMASK, FK_PARAM, FK_POR, FK_PKEEP,
-       FK_SMALL, FK_POS, FK_NEG, FK_NONPOS, FK_CTX, FK_PNOT };
+       FK_SMALL, FK_POS, FK_NEG, FK_NONPOS, FK_CTX, FK_PNOT, FK_KEY };
 
 /*
  * FK_CTX: a context test's result (rules: context-test), masked by
  * fact.mask; fact.irq is the rule's index times 2, plus 1 if negated.
  */
 #define CTX_FACT(rule, neg) ((rule) * 2 + (neg))
+
+/*
+ * FK_KEY: a static key's state (rules: static-key), XOR neg: fact.irq is
+ * the rule's index times 2, plus neg (statickey.c).
+ */
+#define KEY_FACT(rule, neg) ((rule) * 2 + (neg))
 
 struct held {
 	const char *expr;	/* normalised, NULL if unknown */
@@ -141,6 +147,7 @@ struct tup {
 	int pc_soft;		/* the test's fact was soft (fact.soft) */
 	int batched;		/* past a per-CPU threshold test on this path */
 	int ctxclear;		/* HOG_CTX_*: contexts a context test on this path ruled out */
+	int offkey;		/* 1 + the static-key rule whose other state this path needs, 0 none */
 	int nown;
 	struct own own[MAX_OWN];
 	/* per-path record of the value returned, for trylock summaries */
@@ -160,6 +167,7 @@ struct binfo {
 struct exitrec {
 	struct tup t;
 	int retkind;		/* FK_* of the returned value */
+	int retkey;		/* FK_KEY: its fact.irq */
 	const char *retaddr;
 	int retparam;		/* FK_PMASK: the parameter whose bits it is, */
 	long long retmask;	/* and which of them */
@@ -265,6 +273,9 @@ void ctx_test_call(struct fs *fs, struct tset *set, const struct hog_event *e);
 int ctx_test_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
 int ctx_test_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
 int ctx_excluded(const struct tup *t, int ctxclear);
+void static_key_call(struct fs *fs, struct tset *set, const struct hog_event *e);
+void static_key_fact(struct tup *t, int var, int key);
+void static_key_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
 
 /* state.c: the lattice */
 void state_limits(unsigned *limits);

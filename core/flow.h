@@ -13,6 +13,7 @@ struct hog_raw {
 	const char *callee;
 	int listed;
 	int batched;
+	int offkey;
 	const char *inner;
 	struct hog_path path;	/* chain ends at the costly site */
 };

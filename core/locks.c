@@ -554,6 +554,8 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 		fact_set(t, dst, s->ret_zero == 1 ? FK_ZERO : FK_NONZERO, 0);
 	if (s->ret_mask && dst >= 0 && !r->try)
 		ret_mask_fact(fs, t, cv, s);
+	if (s->ret_key && dst >= 0 && !r->try)
+		static_key_fact(t, dst, s->ret_key - 1);
 	if (r->try) {
 		/* try 2: the lock is taken on the zero return, an error means not */
 		fail.irq = t->irq;

@@ -486,7 +486,8 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 	long long v[] = { s->nacq, s->nrel, s->nbrk, s->irq_exit, s->preempt_delta,
 			  s->pf_delta, (long long)(size_t)s->ret_addr, s->ret_zero,
 			  s->natomic, s->has_atomic, s->ncost, s->self != NULL, s->trivial,
-			  (long long)(size_t)s->irq_lock, s->irq_break, s->ret_mparam, s->ret_mask };
+			  (long long)(size_t)s->irq_lock, s->irq_break, s->ret_mparam, s->ret_mask,
+			  s->ret_key };
 	unsigned long long h = hog_hash64(v, sizeof(v), 0);
 	int i, j;
 
@@ -503,7 +504,7 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 		const struct hog_cost *c = &s->cost[i];
 		long long w[] = { c->kind, (long long)(size_t)c->cls, (long long)(size_t)c->callee,
 				  c->nchain, c->nrel, c->nbreak, c->irqs_off, c->irq_on,
-				  c->batched, (long long)(size_t)c->inner, c->ctxclear };
+				  c->batched, (long long)(size_t)c->inner, c->ctxclear, c->offkey };
 
 		h = hog_hash64(w, sizeof(w), h);
 		for (j = 0; j < c->nchain; j++)
@@ -822,6 +823,13 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		return "one atomic on a global with no lock held: no other CPU waits for this section";
 	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && release_defers(prog, f))
 		return "its last put only queues the release (rules: release=defer), and IRQs are on";
+	if (f->offkey) {
+		/* a setting fixed at boot: code for systems configured otherwise */
+		const struct hog_static_key *k = hog_rules_static_key_at(prog->rules, f->offkey - 1);
+
+		*arg = k->name;
+		return k->note;
+	}
 	return NULL;
 }
 
@@ -1364,6 +1372,7 @@ static void group(struct hog_prog *p)
 			f->listed = r->listed;
 			f->inner = r->inner;
 			f->batched = 1;
+			f->offkey = r->offkey;
 			f->site_func = site->func;
 			f->site_file = site->file;
 			f->site_line = site->line;
@@ -1378,6 +1387,8 @@ static void group(struct hog_prog *p)
 		f->irqs_off |= r->path.irqs_off;
 		if (!r->batched)
 			f->batched = 0;
+		if (r->offkey != f->offkey)
+			f->offkey = 0;
 		/* one path per holder and lock: the best one */
 		for (j = 0; j < f->npaths; j++)
 			if (f->paths[j].holder == r->path.holder &&

@@ -112,6 +112,8 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->quiesced_funcs);
 	hog_vec_free(&r->diag_funcs);
 	hog_vec_free(&r->anyctx_funcs);
+	hog_vec_free(&r->static_keys);
+	hog_vec_free(&r->branch_funcs);
 	hog_vec_free(&r->rare_funcs);
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
@@ -1129,6 +1131,61 @@ static int parse_ctx_test(struct parse *p)
 	return 0;
 }
 
+int hog_rules_static_key(const struct hog_rules *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->static_keys.n; i++)
+		if (!strcmp(((const struct hog_static_key *)r->static_keys.v[i])->name, name))
+			return i;
+	return -1;
+}
+
+const struct hog_static_key *hog_rules_static_key_at(const struct hog_rules *r, int i)
+{
+	return i >= 0 && i < r->static_keys.n ? r->static_keys.v[i] : NULL;
+}
+
+int hog_rules_is_static_branch(const struct hog_rules *r, const char *name)
+{
+	return in_list(&r->branch_funcs, name);
+}
+
+/* The note's format: the reason is text, so its '%' are doubled. */
+static const char *key_note(struct parse *p, const char *why, int on)
+{
+	struct hog_buf b = { 0 };
+	const char *s;
+	char *t;
+
+	for (s = why; *s; s++)
+		hog_buf_addn(&b, *s == '%' ? "%%" : s, *s == '%' ? 2 : 1);
+	t = hog_xasprintf("it runs only when the static key %%s is %s: %s (rules: static-key)",
+			  on ? "off" : "on", b.s);
+	s = hog_intern(p->r->strs, t);
+	free(t);
+	free(b.s);
+	return s;
+}
+
+/* static-key NAME on|off "why it is so" */
+static int parse_static_key(struct parse *p)
+{
+	struct hog_static_key *k = hog_alloc(&p->r->arena, sizeof(*k));
+	const struct tok *t = p->tok;
+
+	if (p->ntok != 4 || t[1].key || t[1].quoted || !is_ident(t[1].val) || t[2].key ||
+	    t[2].quoted || (strcmp(t[2].val, "on") && strcmp(t[2].val, "off")) || !t[3].quoted)
+		return perr(p, "static-key needs a key's name, on or off, and a quoted reason");
+	if (hog_rules_static_key(p->r, t[1].val) >= 0)
+		return perr(p, "'%s' already has a static-key", t[1].val);
+	k->name = hog_intern(p->r->strs, t[1].val);
+	k->on = !strcmp(t[2].val, "on");
+	k->note = key_note(p, t[3].val, k->on);
+	hog_vec_push(&p->r->static_keys, k);
+	return 0;
+}
+
 int hog_rules_is_boot(const struct hog_rules *r, const char *name)
 {
 	return in_list(&r->boot_funcs, name);
@@ -1654,6 +1711,10 @@ static int parse_line(struct parse *p, char *s)
 		return parse_ctx_test(p);
 	if (!strcmp(d, "context-mode"))
 		return parse_ctx_mode(p);
+	if (!strcmp(d, "static-key"))
+		return parse_static_key(p);
+	if (!strcmp(d, "static-branch"))
+		return parse_words(p, &p->r->branch_funcs, d);
 	if (!strcmp(d, "strip")) {
 		int i;
 

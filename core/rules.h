@@ -193,6 +193,17 @@ struct hog_ctx_test {
 	int source;
 };
 
+/*
+ * "static-key": the state a static key is taken to be in on the systems
+ * the scan is for (cgroup v2's memory_cgrp_subsys_on_dfl_key on).  A
+ * cost only past a test of the other state is a note that says why.
+ */
+struct hog_static_key {
+	const char *name;	/* interned: the key's global */
+	int on;
+	const char *note;	/* the note's printf format, its one %s the key */
+};
+
 struct hog_rules {
 	struct hog_strtab *strs;
 	int own_strs;
@@ -222,6 +233,8 @@ struct hog_rules {
 	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
 	struct hog_vec ctx_modes;	/* "context-mode": struct hog_ctx_mode * */
 	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
+	struct hog_vec static_keys;	/* "static-key": struct hog_static_key * */
+	struct hog_vec branch_funcs;	/* "static-branch": interned function names */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 	/*
@@ -305,6 +318,11 @@ const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const c
 /* The "context-test" rule of name: its index, or -1; and the rule at an index. */
 int hog_rules_ctx_test(const struct hog_rules *r, const char *name);
 const struct hog_ctx_test *hog_rules_ctx_test_at(const struct hog_rules *r, int i);
+/* The static-key rule for the global NAME: its index, -1 if none. */
+int hog_rules_static_key(const struct hog_rules *r, const char *name);
+const struct hog_static_key *hog_rules_static_key_at(const struct hog_rules *r, int i);
+/* Returns its argument 0 key's state XOR its constant argument 1 (rules: static-branch). */
+int hog_rules_is_static_branch(const struct hog_rules *r, const char *name);
 /* Is name one of the "boot-phase" functions? */
 int hog_rules_is_boot(const struct hog_rules *r, const char *name);
 /* Does a name contain one of the "release-by-name" words? */

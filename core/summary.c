@@ -60,6 +60,9 @@ static void keep_costs(struct fs *fs)
 		/* a loop nested on one way and not on another is not folded */
 		if (j < keep.n && !c->nest.func)
 			((struct hog_cost *)keep.v[j])->nest.func = NULL;
+		/* nor is a cost behind a static key that another way reaches without it */
+		if (j < keep.n && c->offkey != ((struct hog_cost *)keep.v[j])->offkey)
+			((struct hog_cost *)keep.v[j])->offkey = 0;
 		if (j == keep.n && keep.n == MAX_COSTS)
 			fs->limits |= HOG_LIMIT_COSTS;
 		else if (j == keep.n)
@@ -284,6 +287,22 @@ static void ret_mask(struct fs *fs)
 	}
 }
 
+/* Every return the same static key's state: do_memsw_account() (statickey.c). */
+static void ret_key(struct fs *fs)
+{
+	struct hog_summary *s = fs->s;
+	int i, key = -1;
+
+	for (i = 0; i < fs->exits.n; i++) {
+		const struct exitrec *x = fs->exits.v[i];
+
+		if (x->retkind != FK_KEY || (key >= 0 && x->retkey != key))
+			return;
+		key = x->retkey;
+	}
+	s->ret_key = key + 1;
+}
+
 /* The returned address when every non-NULL return agrees; "return false;" stubs. */
 static void return_value(struct fs *fs)
 {
@@ -310,6 +329,7 @@ static void return_value(struct fs *fs)
 	if (agree && ra)
 		s->ret_addr = ra;
 	ret_mask(fs);
+	ret_key(fs);
 	/* __seqprop_preemptible() and the like decide branches */
 	if (z && !nz && !other)
 		s->ret_zero = 1;

@@ -740,6 +740,26 @@ static void test_rank_and_release_words(void **state)
 	assert_true(hog_rules_is_anyctx(t->r, "kmem_cache_free"));
 	assert_false(hog_rules_is_anyctx(t->r, "kvfree"));
 	expect_err(t, "any-context\n", "t.rules:1: any-context needs words");
+	assert_int_equal(parse(t, "static-branch arch_static_branch\n"
+			       "static-key memory_cgrp_subsys_on_dfl_key on \"v2 100%\"\n"), 0);
+	assert_true(hog_rules_is_static_branch(t->r, "arch_static_branch"));
+	assert_false(hog_rules_is_static_branch(t->r, "arch_static_branch_jump"));
+	assert_int_equal(hog_rules_static_key(t->r, "memory_cgrp_subsys_on_dfl_key"), 0);
+	assert_int_equal(hog_rules_static_key(t->r, "io_cgrp_subsys_on_dfl_key"), -1);
+	assert_true(hog_rules_static_key_at(t->r, 0)->on);
+	/* the reason is text in the note's format: its % are doubled */
+	assert_string_equal(hog_rules_static_key_at(t->r, 0)->note,
+			    "it runs only when the static key %s is off: v2 100%% (rules: static-key)");
+	assert_null(hog_rules_static_key_at(t->r, 1));
+	expect_err(t, "static-key memory_cgrp_subsys_on_dfl_key off \"again\"\n",
+		   "t.rules:1: 'memory_cgrp_subsys_on_dfl_key' already has a static-key");
+	expect_err(t, "static-key k maybe \"why\"\n",
+		   "t.rules:1: static-key needs a key's name, on or off, and a quoted reason");
+	expect_err(t, "static-key k on\n",
+		   "t.rules:1: static-key needs a key's name, on or off, and a quoted reason");
+	expect_err(t, "static-key k on why\n",
+		   "t.rules:1: static-key needs a key's name, on or off, and a quoted reason");
+	expect_err(t, "static-branch\n", "t.rules:1: static-branch needs words");
 	assert_int_equal(parse(t, "rare list_lru_destroy bdi_unregister\n"), 0);
 	assert_true(hog_rules_is_rare(t->r, "bdi_unregister"));
 	assert_false(hog_rules_is_rare(t->r, "bdi_register"));

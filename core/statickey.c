@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Static keys (rules: static-key, static-branch): branches patched at
+ * run time into a jump or a no-op, which the kernel uses for settings
+ * decided once per boot,
+ *
+ *	if (!cgroup_subsys_on_dfl(memory_cgrp_subsys))	cgroup v1 only
+ *		page_counter_uncharge(&memcg->kmem, nr_pages);
+ *
+ * The test is a call arch_static_branch(&key, branch) whose result is
+ * the key's state XOR branch; it is a fact (FK_KEY) that follows the
+ * value through "!", copies and returns (do_memsw_account()).  On the
+ * way out of a test that needs the key in the state the rules say it
+ * is not in, the path is marked (tup.offkey), and a cost reached only
+ * on such paths is a note that names the key: the code is real, but it
+ * runs only on systems configured otherwise.
+ */
+#include <string.h>
+#include "engine.h"
+
+static const char *key_name(const struct hog_val *a)
+{
+	static char name[128];
+	const char *s, *e;
+
+	if (!a || a->kind != HV_ADDR || !a->addr)
+		return NULL;
+	s = a->addr;
+	if (*s == '&')
+		s++;
+	if (*s != '@')
+		return NULL;
+	s++;
+	for (e = s; *e && *e != '/' && *e != '^' && *e != '#' && *e != '['; e++)
+		;
+	if (e == s || (size_t)(e - s) >= sizeof(name))
+		return NULL;
+	memcpy(name, s, e - s);
+	name[e - s] = 0;
+	return name;
+}
+
+/* At a call: a static-branch function's result is the fact on its variable. */
+void static_key_call(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	const struct hog_val *b = e->nargs > 1 ? &e->args[1] : NULL;
+	int k, i;
+
+	if (e->dst < 0 || !hog_rules_is_static_branch(fs->c->rules, e->callee) ||
+	    !b || b->kind != HV_CONST)
+		return;
+	k = hog_rules_static_key(fs->c->rules, key_name(&e->args[0]));
+	if (k < 0)
+		return;
+	for (i = 0; i < set->n; i++)
+		static_key_fact(&set->t[i], e->dst, KEY_FACT(k, b->cst & 1));
+}
+
+void static_key_fact(struct tup *t, int var, int key)
+{
+	struct fact f = { .var = var, .kind = FK_KEY, .irq = key };
+
+	fact_copy(t, var, &f);
+}
+
+/*
+ * A test of f's variable against zero, on the way where it is non-zero
+ * (want_nz) or zero: marks the path if that way needs the key in the
+ * state the rules say it is not in.
+ */
+void static_key_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz)
+{
+	const struct hog_static_key *k = hog_rules_static_key_at(fs->c->rules, f->irq / 2);
+	int on = want_nz ^ (f->irq & 1);
+
+	if (k && on != k->on && !t->offkey)
+		t->offkey = f->irq / 2 + 1;
+}
