@@ -833,6 +833,18 @@ static void assign_facts(struct fs *fs, struct tset *set, const struct hog_event
 			fact_copy(t, e->dst, &nf);
 			continue;
 		}
+		/*
+		 * !!param, !param ("ret && slow_ms" as GCC folds it): a test of
+		 * its whole value, all its bits (PC_NONZERO)
+		 */
+		if (k == FK_PARAM && e->callee &&
+		    (!strcmp(e->callee, "!!") || !strcmp(e->callee, "!"))) {
+			struct fact nf = { .var = e->dst, .irq = irq, .mask = PC_NONZERO, .soft = 1,
+					   .kind = strcmp(e->callee, "!") ? FK_PMASK : FK_PNOT };
+
+			fact_copy(t, e->dst, &nf);
+			continue;
+		}
 		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP || k == FK_PNOT ||
 		    (k == FK_PARAM && e->callee))
 			k = FK_NONE;

@@ -66,6 +66,7 @@ struct lower {
 	 * basic blocks: bb index -> the first of them, and how many.
 	 */
 	int *swfirst, *swn;
+	char *pair;		/* the block's test is two, lowered by lower_pair() */
 	int line, col;		/* last known location */
 	const char *file;
 	int loops_open;
@@ -891,12 +892,99 @@ static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree
 	}
 }
 
+/* A test of l against zero: code NE_EXPR, succ[0] is where l is non-zero. */
+static void zero_test(struct lower *L, struct hog_block *b, tree l, enum tree_code code)
+{
+	int v;
+
+	expect_batch(L, b, l, code);
+	if (b->cond != HC_NONE)
+		return;
+	l = bool_not_param(l, &code);
+	v = lh_cond_var(l);
+	if (v < 0)
+		return;
+	b->cond = code == NE_EXPR ? HC_NEZ : HC_EQZ;
+	b->cond_var = v;
+	param_copy(L, b, l, v);
+	/* the core matches "if (locked)" to unlock(locked) by name */
+	if (TREE_CODE(l) == SSA_NAME && SSA_NAME_VAR(l) && DECL_NAME(SSA_NAME_VAR(l)))
+		hog_func_set_vname(L->m, L->f, v, IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(l))));
+}
+
+static bool truth_value(tree t)
+{
+	return TREE_CODE(t) == SSA_NAME && TREE_CODE(TREE_TYPE(t)) == BOOLEAN_TYPE;
+}
+
+/*
+ * GCC folds "if (ret && slow_ms)" of simple operands into one test of
+ * "_1 & _2" on two truth values (fold_truth_andor(): no branch for the
+ * second), and "||" into "_1 | _2".  It is two tests, as the source and
+ * lockhog-check have it: the block tests the first, a synthetic block
+ * after the function's (as a switch's tests are) the second.  Returns
+ * BIT_AND_EXPR or BIT_IOR_EXPR and the operands, else ERROR_MARK.
+ */
+static enum tree_code truth_pair(basic_block bb, tree *x, tree *y)
+{
+	gimple *last = last_stmt(bb);
+	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
+	tree l = c ? gimple_cond_lhs(c) : NULL_TREE;
+	gassign *as;
+	edge t, f;
+
+	if (!c || (gimple_cond_code(c) != NE_EXPR && gimple_cond_code(c) != EQ_EXPR) ||
+	    !integer_zerop(gimple_cond_rhs(c)) || !truth_value(l) || SSA_NAME_IS_DEFAULT_DEF(l))
+		return ERROR_MARK;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(l));
+	if (!as || (gimple_assign_rhs_code(as) != BIT_AND_EXPR &&
+		    gimple_assign_rhs_code(as) != BIT_IOR_EXPR))
+		return ERROR_MARK;
+	*x = gimple_assign_rhs1(as);
+	*y = gimple_assign_rhs2(as);
+	extract_true_false_edges_from_block(bb, &t, &f);
+	if (!truth_value(*x) || !truth_value(*y) || t->dest == EXIT_BLOCK_PTR_FOR_FN(cfun) ||
+	    f->dest == EXIT_BLOCK_PTR_FOR_FN(cfun))
+		return ERROR_MARK;
+	return gimple_assign_rhs_code(as);
+}
+
+/*
+ * The chain of the two tests: "x & y" is non-zero past x's non-zero way
+ * and y's, "x | y" past either; the rest is zero.
+ */
+static void lower_pair(struct lower *L, basic_block bb, struct hog_block *b)
+{
+	struct hog_block *s = &L->f->blocks[L->swfirst[bb->index]];
+	gcond *c = as_a<gcond *>(last_stmt(bb));
+	int nz, z, sn = L->swfirst[bb->index], succ[2];
+	enum tree_code op;
+	edge t, f;
+	tree x, y;
+
+	op = truth_pair(bb, &x, &y);
+	extract_true_false_edges_from_block(bb, &t, &f);
+	nz = L->bbmap[t->dest->index];
+	z = L->bbmap[f->dest->index];
+	if (gimple_cond_code(c) == EQ_EXPR)
+		std::swap(nz, z);
+	zero_test(L, b, x, NE_EXPR);
+	succ[0] = op == BIT_AND_EXPR ? sn : nz;
+	succ[1] = op == BIT_AND_EXPR ? z : sn;
+	hog_block_set_succ(L->m, b, 2, succ);
+	zero_test(L, s, y, NE_EXPR);
+	succ[0] = nz;
+	succ[1] = z;
+	hog_block_set_succ(L->m, s, 2, succ);
+}
+
 static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 {
 	tree l = gimple_cond_lhs(c), r = gimple_cond_rhs(c);
 	enum tree_code code = gimple_cond_code(c);
-	int v;
 
+	if (L->pair[gimple_bb(c)->index])
+		return;		/* lower_succs() lowers the two tests */
 	if (code != EQ_EXPR && code != NE_EXPR) {
 		batch_cond(L, b, l, r, code);
 		if (b->cond == HC_NONE)
@@ -912,19 +1000,7 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 		}
 		std::swap(l, r);
 	}
-	expect_batch(L, b, l, code);
-	if (b->cond != HC_NONE)
-		return;
-	l = bool_not_param(l, &code);
-	v = lh_cond_var(l);
-	if (v < 0)
-		return;
-	b->cond = code == NE_EXPR ? HC_NEZ : HC_EQZ;
-	b->cond_var = v;
-	param_copy(L, b, l, v);
-	/* the core matches "if (locked)" to unlock(locked) by name */
-	if (TREE_CODE(l) == SSA_NAME && SSA_NAME_VAR(l) && DECL_NAME(SSA_NAME_VAR(l)))
-		hog_func_set_vname(L->m, L->f, v, IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(l))));
+	zero_test(L, b, l, code);
 }
 
 static void lower_stmts(struct lower *L, basic_block bb, struct hog_block *b)
@@ -1064,6 +1140,10 @@ static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 	edge_iterator ei;
 	gimple *last = last_stmt(bb);
 
+	if (L->pair[bb->index]) {
+		lower_pair(L, bb, b);
+		return;
+	}
 	if (last && gimple_code(last) == GIMPLE_COND && b->cond != HC_NONE) {
 		edge t, f;
 
@@ -2234,7 +2314,7 @@ static void lower_loops(struct lower *L)
 			int bi = body[i]->index;
 
 			blocks[k++] = bi < last_basic_block_for_fn(cfun) ? L->bbmap[bi] : 0;
-			/* a switch's tests are in the loop with it */
+			/* a switch's tests, a pair's second, are in the loop with it */
 			for (j = 1; bi < last_basic_block_for_fn(cfun) && j < L->swn[bi]; j++)
 				blocks[k++] = L->swfirst[bi] + j - 1;
 		}
@@ -2317,15 +2397,22 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 	L.bbmap = (int *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, sizeof(int));
 	L.swfirst = (int *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, sizeof(int));
 	L.swn = (int *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, sizeof(int));
+	L.pair = (char *)hog_xcalloc(last_basic_block_for_fn(cfun) + 1, 1);
 	FOR_EACH_BB_FN(bb, cfun)
 		L.bbmap[bb->index] = nblocks++;
 	FOR_EACH_BB_FN(bb, cfun) {
 		gimple *last = last_stmt(bb);
 
+		tree x, y;
+
 		if (last && gimple_code(last) == GIMPLE_SWITCH &&
 		    (L.swn[bb->index] = switch_tests(as_a<gswitch *>(last)))) {
 			L.swfirst[bb->index] = nblocks;
 			nblocks += L.swn[bb->index] - 1;
+		} else if (truth_pair(bb, &x, &y) != ERROR_MARK) {
+			L.pair[bb->index] = 1;
+			L.swn[bb->index] = 2;
+			L.swfirst[bb->index] = nblocks++;
 		}
 	}
 	hog_func_set_blocks(m, L.f, nblocks);
@@ -2351,6 +2438,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 	free(L.bbmap);
 	free(L.swfirst);
 	free(L.swn);
+	free(L.pair);
 	if (hog_func_finish(m, L.f, &err)) {
 		/* drop the function rather than hand the core something malformed */
 		m->nfuncs--;
