@@ -248,7 +248,11 @@ struct hog_finding {
 	int irqs_off;
 	int score;
 	int batched;		/* every way to it is past a per-CPU threshold */
-	int offkey;		/* 1 + the static-key rule whose other state every way needs, 0 none */
+	/*
+	 * 1 + the static-key rule whose other state every way not under a
+	 * sleeping lock needs; 0 none, -1 no such way
+	 */
+	int offkey;
 	char fingerprint[17];
 	int npaths;		/* paths[0] is the primary one */
 	int cpaths;		/* room in paths */

@@ -330,6 +330,7 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 				continue;
 			if (kind == FK_KEY)
 				static_key_edge(fs, &t, f, want_nz);
+			unset_field_edge(fs, &t, b->cond_var, want_nz);
 			if (kind == FK_POR)
 				kind = f->mask ? FK_NONZERO : FK_NONE;
 			if (kind == FK_FLAGS || kind == FK_PMASK || kind == FK_PARAM || kind == FK_PKEEP ||
@@ -1006,6 +1007,7 @@ static void fs_free(struct fs *fs)
 	free(fs->idom);
 	free(fs->econd);
 	free(fs->eqvar);
+	free(fs->unset);
 	free(fs->notname);
 	free(fs->phiname);
 }
@@ -1028,6 +1030,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	fs.idom = dominators(f, order, norder);
 	fs.econd = hog_xcalloc(2 * f->nblocks, sizeof(*fs.econd));
 	fs.eqvar = find_eqvars(f);
+	fs.unset = unset_vars(c->rules, f);
 	state_limits(&fs.limits);
 	seed_entry(&fs, &init);
 	tset_add(&fs.in[0], &init);

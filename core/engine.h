@@ -263,6 +263,7 @@ struct fs {
 	const char **notname;	/* [var]: var = !p, p's source name (values.c, cookies) */
 	const char **phiname;	/* [var]: an unnamed phi of one named pointer (cookies) */
 	char *eqvar;		/* [var]: tested against a constant (HC_EQK), or a phi feeding one */
+	char *unset;		/* [var]: 1 + the unset-field rule it is loaded from; NULL none */
 	const char *ret_load;	/* the loaded pointer f returns (values.c) */
 	int ret_load_done;	/* ret_load has been looked for */
 };
@@ -276,6 +277,8 @@ int ctx_excluded(const struct tup *t, int ctxclear);
 void static_key_call(struct fs *fs, struct tset *set, const struct hog_event *e);
 void static_key_fact(struct tup *t, int var, int key);
 void static_key_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
+char *unset_vars(const struct hog_rules *r, const struct hog_func *f);
+void unset_field_edge(struct fs *fs, struct tup *t, int var, int want_nz);
 
 /* state.c: the lattice */
 void state_limits(unsigned *limits);

@@ -823,7 +823,7 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		return "one atomic on a global with no lock held: no other CPU waits for this section";
 	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && release_defers(prog, f))
 		return "its last put only queues the release (rules: release=defer), and IRQs are on";
-	if (f->offkey) {
+	if (f->offkey > 0) {
 		/* a setting fixed at boot: code for systems configured otherwise */
 		const struct hog_static_key *k = hog_rules_static_key_at(prog->rules, f->offkey - 1);
 
@@ -1372,7 +1372,7 @@ static void group(struct hog_prog *p)
 			f->listed = r->listed;
 			f->inner = r->inner;
 			f->batched = 1;
-			f->offkey = r->offkey;
+			f->offkey = -1;
 			f->site_func = site->func;
 			f->site_file = site->file;
 			f->site_line = site->line;
@@ -1387,7 +1387,10 @@ static void group(struct hog_prog *p)
 		f->irqs_off |= r->path.irqs_off;
 		if (!r->batched)
 			f->batched = 0;
-		if (r->offkey != f->offkey)
+		/* ways under a sleeping lock are notes anyway: they do not keep it a warning */
+		if (!r->path.lock.sleeping && f->offkey < 0)
+			f->offkey = r->offkey;
+		else if (!r->path.lock.sleeping && r->offkey != f->offkey)
 			f->offkey = 0;
 		/* one path per holder and lock: the best one */
 		for (j = 0; j < f->npaths; j++)

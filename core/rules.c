@@ -1131,14 +1131,27 @@ static int parse_ctx_test(struct parse *p)
 	return 0;
 }
 
-int hog_rules_static_key(const struct hog_rules *r, const char *name)
+static int find_key(const struct hog_rules *r, const char *name, int field)
 {
 	int i;
 
-	for (i = 0; name && i < r->static_keys.n; i++)
-		if (!strcmp(((const struct hog_static_key *)r->static_keys.v[i])->name, name))
+	for (i = 0; name && i < r->static_keys.n; i++) {
+		const struct hog_static_key *k = r->static_keys.v[i];
+
+		if (k->field == field && !strcmp(k->name, name))
 			return i;
+	}
 	return -1;
+}
+
+int hog_rules_static_key(const struct hog_rules *r, const char *name)
+{
+	return find_key(r, name, 0);
+}
+
+int hog_rules_unset_field(const struct hog_rules *r, const char *name)
+{
+	return find_key(r, name, 1);
 }
 
 const struct hog_static_key *hog_rules_static_key_at(const struct hog_rules *r, int i)
@@ -1152,7 +1165,7 @@ int hog_rules_is_static_branch(const struct hog_rules *r, const char *name)
 }
 
 /* The note's format: the reason is text, so its '%' are doubled. */
-static const char *key_note(struct parse *p, const char *why, int on)
+static const char *key_note(struct parse *p, const char *why, const char *head)
 {
 	struct hog_buf b = { 0 };
 	const char *s;
@@ -1160,8 +1173,8 @@ static const char *key_note(struct parse *p, const char *why, int on)
 
 	for (s = why; *s; s++)
 		hog_buf_addn(&b, *s == '%' ? "%%" : s, *s == '%' ? 2 : 1);
-	t = hog_xasprintf("it runs only when the static key %%s is %s: %s (rules: static-key)",
-			  on ? "off" : "on", b.s);
+	t = hog_xasprintf("%s: %s (rules: %s)", head, b.s,
+			  strstr(head, "static key") ? "static-key" : "unset-field");
 	s = hog_intern(p->r->strs, t);
 	free(t);
 	free(b.s);
@@ -1179,9 +1192,31 @@ static int parse_static_key(struct parse *p)
 		return perr(p, "static-key needs a key's name, on or off, and a quoted reason");
 	if (hog_rules_static_key(p->r, t[1].val) >= 0)
 		return perr(p, "'%s' already has a static-key", t[1].val);
+	memset(k, 0, sizeof(*k));
 	k->name = hog_intern(p->r->strs, t[1].val);
 	k->on = !strcmp(t[2].val, "on");
-	k->note = key_note(p, t[3].val, k->on);
+	k->note = key_note(p, t[3].val, k->on ? "it runs only when the static key %s is off" :
+						"it runs only when the static key %s is on");
+	hog_vec_push(&p->r->static_keys, k);
+	return 0;
+}
+
+/* unset-field STRUCT.FIELD "why it is NULL" */
+static int parse_unset_field(struct parse *p)
+{
+	struct hog_static_key *k = hog_alloc(&p->r->arena, sizeof(*k));
+	const struct tok *t = p->tok;
+	const char *dot = p->ntok > 1 ? strchr(t[1].val, '.') : NULL;
+
+	if (p->ntok != 3 || t[1].key || t[1].quoted || !dot || dot == t[1].val ||
+	    !is_ident(dot + 1) || strchr(dot + 1, '.') || !t[2].quoted)
+		return perr(p, "unset-field needs STRUCT.FIELD and a quoted reason");
+	if (hog_rules_unset_field(p->r, t[1].val) >= 0)
+		return perr(p, "'%s' already has an unset-field", t[1].val);
+	memset(k, 0, sizeof(*k));
+	k->name = hog_intern(p->r->strs, t[1].val);
+	k->field = 1;
+	k->note = key_note(p, t[2].val, "it runs only when %s is set");
 	hog_vec_push(&p->r->static_keys, k);
 	return 0;
 }
@@ -1713,6 +1748,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_ctx_mode(p);
 	if (!strcmp(d, "static-key"))
 		return parse_static_key(p);
+	if (!strcmp(d, "unset-field"))
+		return parse_unset_field(p);
 	if (!strcmp(d, "static-branch"))
 		return parse_words(p, &p->r->branch_funcs, d);
 	if (!strcmp(d, "strip")) {

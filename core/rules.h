@@ -199,8 +199,9 @@ struct hog_ctx_test {
  * cost only past a test of the other state is a note that says why.
  */
 struct hog_static_key {
-	const char *name;	/* interned: the key's global */
+	const char *name;	/* interned: the key's global, or "unset-field"'s STRUCT.FIELD */
 	int on;
+	int field;		/* "unset-field": a pointer field NULL on those systems */
 	const char *note;	/* the note's printf format, its one %s the key */
 };
 
@@ -233,7 +234,7 @@ struct hog_rules {
 	struct hog_vec ctx_rules;	/* "context": struct hog_ctx_rule * */
 	struct hog_vec ctx_modes;	/* "context-mode": struct hog_ctx_mode * */
 	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
-	struct hog_vec static_keys;	/* "static-key": struct hog_static_key * */
+	struct hog_vec static_keys;	/* "static-key", "unset-field": struct hog_static_key * */
 	struct hog_vec branch_funcs;	/* "static-branch": interned function names */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
@@ -321,6 +322,8 @@ const struct hog_ctx_test *hog_rules_ctx_test_at(const struct hog_rules *r, int 
 /* The static-key rule for the global NAME: its index, -1 if none. */
 int hog_rules_static_key(const struct hog_rules *r, const char *name);
 const struct hog_static_key *hog_rules_static_key_at(const struct hog_rules *r, int i);
+/* The unset-field rule for STRUCT.FIELD, an index among the static keys; -1 if none. */
+int hog_rules_unset_field(const struct hog_rules *r, const char *name);
 /* Returns its argument 0 key's state XOR its constant argument 1 (rules: static-branch). */
 int hog_rules_is_static_branch(const struct hog_rules *r, const char *name);
 /* Is name one of the "boot-phase" functions? */

@@ -76,3 +76,78 @@ void static_key_edge(struct fs *fs, struct tup *t, const struct fact *f, int wan
 	if (k && on != k->on && !t->offkey)
 		t->offkey = f->irq / 2 + 1;
 }
+
+/*
+ * "unset-field": the rule a variable's value is the field of, if it is
+ * loaded from one (every way into a phi: thresholds.primary or
+ * memsw_thresholds.primary), as 1 + its index; 0 none.
+ */
+static int field_rule(const struct hog_rules *r, const struct hog_val *v)
+{
+	const char *a, *s, *end;
+	char name[160];
+
+	if (v->kind != HV_ADDR || !(a = v->addr))
+		return 0;
+	end = a + strlen(a);
+	if (end - a < 2 || end[-1] != '^')
+		return 0;
+	end--;
+	for (s = end; s > a && s[-1] != '/'; s--)
+		if (strchr("^#[]$@%&", s[-1]))
+			return 0;
+	if (s == a || (size_t)(end - s) >= sizeof(name))
+		return 0;
+	memcpy(name, s, end - s);
+	name[end - s] = 0;
+	return hog_rules_unset_field(r, name) + 1;
+}
+
+char *unset_vars(const struct hog_rules *r, const struct hog_func *f)
+{
+	char *m = NULL;
+	int b, i, k;
+
+	if (!r->static_keys.n)
+		return NULL;
+	for (b = 0; b < f->nblocks; b++) {
+		const struct hog_block *bl = &f->blocks[b];
+
+		for (i = 0; i < bl->nphi; i++) {
+			const struct hog_phi *p = &bl->phi[i];
+			int rule = p->n > 0 ? field_rule(r, &p->val[0]) : 0;
+
+			for (k = 1; rule && k < p->n; k++)
+				if (field_rule(r, &p->val[k]) != rule)
+					rule = 0;
+			if (rule && p->dst >= 0 && p->dst <= f->nvars) {
+				if (!m)
+					m = hog_xcalloc(f->nvars + 1, 1);
+				m[p->dst] = rule;
+			}
+		}
+		for (i = 0; i < bl->nev; i++) {
+			const struct hog_event *e = &bl->ev[i];
+			int rule;
+
+			if (e->kind != HE_ASSIGN || e->nargs != 1 || e->dst < 0 || e->dst > f->nvars ||
+			    (e->callee && strcmp(e->callee, "=")))
+				continue;
+			rule = field_rule(r, &e->args[0]);
+			if (rule) {
+				if (!m)
+					m = hog_xcalloc(f->nvars + 1, 1);
+				m[e->dst] = rule;
+			}
+		}
+	}
+	return m;
+}
+
+/* A test of a variable loaded from an unset-field: its non-zero way is marked. */
+void unset_field_edge(struct fs *fs, struct tup *t, int var, int want_nz)
+{
+	if (want_nz && fs->unset && var >= 0 && var <= fs->f->nvars && fs->unset[var] &&
+	    !t->offkey)
+		t->offkey = fs->unset[var];
+}

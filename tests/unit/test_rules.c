@@ -760,6 +760,19 @@ static void test_rank_and_release_words(void **state)
 	expect_err(t, "static-key k on why\n",
 		   "t.rules:1: static-key needs a key's name, on or off, and a quoted reason");
 	expect_err(t, "static-branch\n", "t.rules:1: static-branch needs words");
+	assert_int_equal(parse(t, "unset-field mem_cgroup_thresholds.primary \"v1 only\"\n"), 0);
+	assert_int_equal(hog_rules_unset_field(t->r, "mem_cgroup_thresholds.primary"), 1);
+	assert_int_equal(hog_rules_static_key(t->r, "mem_cgroup_thresholds.primary"), -1);
+	assert_string_equal(hog_rules_static_key_at(t->r, 1)->note,
+			    "it runs only when %s is set: v1 only (rules: unset-field)");
+	expect_err(t, "unset-field primary \"why\"\n",
+		   "t.rules:1: unset-field needs STRUCT.FIELD and a quoted reason");
+	expect_err(t, "unset-field a.b.c \"why\"\n",
+		   "t.rules:1: unset-field needs STRUCT.FIELD and a quoted reason");
+	expect_err(t, "unset-field a.b\n",
+		   "t.rules:1: unset-field needs STRUCT.FIELD and a quoted reason");
+	expect_err(t, "unset-field mem_cgroup_thresholds.primary \"again\"\n",
+		   "t.rules:1: 'mem_cgroup_thresholds.primary' already has an unset-field");
 	assert_int_equal(parse(t, "rare list_lru_destroy bdi_unregister\n"), 0);
 	assert_true(hog_rules_is_rare(t->r, "bdi_unregister"));
 	assert_false(hog_rules_is_rare(t->r, "bdi_register"));
