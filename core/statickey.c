@@ -13,14 +13,16 @@
  * way out of a test that needs the key in the state the rules say it
  * is not in, the path is marked (tup.offkey), and a cost reached only
  * on such paths is a note that names the key: the code is real, but it
- * runs only on systems configured otherwise.
+ * runs only on systems configured otherwise.  A pointer field that only
+ * an optional interface sets (rules: unset-field) marks the way past a
+ * test that it is set in the same way.
  */
 #include <string.h>
 #include "engine.h"
 
-static const char *key_name(const struct hog_val *a)
+/* The global a's address names: "&@memory_cgrp_subsys_on_dfl_key/static_key_true.key". */
+static const char *key_name(const struct hog_val *a, char *name, size_t size)
 {
-	static char name[128];
 	const char *s, *e;
 
 	if (!a || a->kind != HV_ADDR || !a->addr)
@@ -33,7 +35,7 @@ static const char *key_name(const struct hog_val *a)
 	s++;
 	for (e = s; *e && *e != '/' && *e != '^' && *e != '#' && *e != '['; e++)
 		;
-	if (e == s || (size_t)(e - s) >= sizeof(name))
+	if (e == s || (size_t)(e - s) >= size)
 		return NULL;
 	memcpy(name, s, e - s);
 	name[e - s] = 0;
@@ -44,12 +46,13 @@ static const char *key_name(const struct hog_val *a)
 void static_key_call(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	const struct hog_val *b = e->nargs > 1 ? &e->args[1] : NULL;
+	char name[128];
 	int k, i;
 
 	if (e->dst < 0 || !hog_rules_is_static_branch(fs->c->rules, e->callee) ||
 	    !b || b->kind != HV_CONST)
 		return;
-	k = hog_rules_static_key(fs->c->rules, key_name(&e->args[0]));
+	k = hog_rules_static_key(fs->c->rules, key_name(&e->args[0], name, sizeof(name)));
 	if (k < 0)
 		return;
 	for (i = 0; i < set->n; i++)

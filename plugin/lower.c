@@ -715,6 +715,39 @@ static void sign_cond(struct lower *L, struct hog_block *b, gcond *c)
 	e->args[0] = lh_value(L->m, l);
 }
 
+/*
+ * GCC turns "if (flags & BIT(31))" on a 32-bit unsigned into "if ((int)
+ * flags < 0)", and its negation into ">= 0": a test of the top bit,
+ * written as the flag test it is ("&" with the bit, then n or z).
+ */
+static void top_bit_cond(struct lower *L, struct hog_block *b, gcond *c)
+{
+	tree l = gimple_cond_lhs(c), x;
+	enum tree_code code = gimple_cond_code(c);
+	struct hog_event *e;
+	gassign *as;
+	unsigned prec;
+
+	if ((code != LT_EXPR && code != GE_EXPR) || !integer_zerop(gimple_cond_rhs(c)) ||
+	    TREE_CODE(l) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(l) ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(l)) || TYPE_UNSIGNED(TREE_TYPE(l)))
+		return;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(l));
+	if (!as || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
+		return;
+	x = gimple_assign_rhs1(as);
+	prec = TYPE_PRECISION(TREE_TYPE(l));
+	if (TREE_CODE(x) != SSA_NAME || !INTEGRAL_TYPE_P(TREE_TYPE(x)) ||
+	    !TYPE_UNSIGNED(TREE_TYPE(x)) || TYPE_PRECISION(TREE_TYPE(x)) != prec || prec > 63)
+		return;
+	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "&", SSA_NAME_VERSION(l), 2);
+	e->args[0] = lh_value(L->m, x);
+	e->args[1].kind = HV_CONST;
+	e->args[1].cst = 1LL << (prec - 1);
+	b->cond = code == LT_EXPR ? HC_NEZ : HC_EQZ;
+	b->cond_var = SSA_NAME_VERSION(l);
+}
+
 /* Does converting from type a to type b keep every value? */
 static bool keeps_value(tree a, tree b)
 {
@@ -989,6 +1022,8 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 		batch_cond(L, b, l, r, code);
 		if (b->cond == HC_NONE)
 			range_cond(b, c);
+		if (b->cond == HC_NONE)
+			top_bit_cond(L, b, c);
 		if (b->cond == HC_NONE)
 			sign_cond(L, b, c);
 		return;
