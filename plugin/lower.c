@@ -925,7 +925,7 @@ static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree
 	}
 }
 
-/* A test of l against zero: code NE_EXPR, succ[0] is where l is non-zero. */
+/* A test of l against zero: succ[0] is where l is non-zero (code NE_EXPR), or zero (EQ_EXPR). */
 static void zero_test(struct lower *L, struct hog_block *b, tree l, enum tree_code code)
 {
 	int v;
