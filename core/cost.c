@@ -797,6 +797,39 @@ static void costs_of(struct fs *fs, const struct tset *set, const struct callv *
 		callee_summary(fs, set, cv, s);
 }
 
+/*
+ * "STRUCT.FIELD" of an address that names a field ("&$0/swap_info_struct.users"),
+ * in buf; NULL if a is no field's address.
+ */
+static const char *addr_field(const struct hog_val *a, char *buf, size_t size)
+{
+	const char *s;
+
+	if (!a || a->kind != HV_ADDR || !a->addr || !(s = strrchr(a->addr, '/')))
+		return NULL;
+	s++;
+	if (!strchr(s, '.') || strpbrk(s, "^#[]$@%&") || strlen(s) >= size)
+		return NULL;
+	strcpy(buf, s);
+	return buf;
+}
+
+/*
+ * A refcount put's reason: its rule's, or the "ref-release" rule's of
+ * the reference it drops (a release that only wakes a waiter or
+ * queues work, which prog.c reads from the reason).
+ */
+static const char *put_reason(struct fs *fs, const struct hog_event *e, const struct hog_rule *cr)
+{
+	char field[160];
+	const char *why;
+
+	if (!cr->cls || strcmp(cr->cls, HOG_CLS_REF) || e->nargs < 1)
+		return cr->reason;
+	why = hog_rules_ref_release(fs->c->rules, addr_field(&e->args[0], field, sizeof(field)));
+	return why ? why : cr->reason;
+}
+
 void eng_rule_cost(struct fs *fs, const struct tset *set, const struct callv *cv,
 		   enum hog_kind k, const struct hog_rule *cr)
 {
@@ -807,7 +840,7 @@ void eng_rule_cost(struct fs *fs, const struct tset *set, const struct callv *cv
 
 	if (ok != 1 && cond.arg < 0)
 		return;
-	c = eng_cost_new(fs, k, cr->cls, cr->reason, e->callee, 1, e->line, e->col, NULL);
+	c = eng_cost_new(fs, k, cr->cls, put_reason(fs, e, cr), e->callee, 1, e->line, e->col, NULL);
 	c->preempt_ok = cr->preempt_held;
 	if (ok != 1) {
 		c->when = cond;

@@ -756,14 +756,19 @@ static int score(const struct hog_prog *prog, const struct hog_finding *f)
  */
 /*
  * css_put(): the final put queues css_release_work_fn() and returns; a
- * queued release is not work done under the lock.
+ * queued release is not work done under the lock.  So does a put of a
+ * reference whose release a "ref-release" rule names (put_reason()).
  */
-static int release_defers(const struct hog_prog *prog, const struct hog_finding *f)
+static const char *release_defers(const struct hog_prog *prog, const struct hog_finding *f)
 {
 	const struct hog_rule *r = f->callee ?
 		hog_rules_find(prog->rules, hog_intern(prog->rules->strs, f->callee), HR_COST) : NULL;
 
-	return r && r->release_defers;
+	if (hog_rules_release_reason(prog->rules, f->reason))
+		return "its last put only wakes a waiter or queues work (rules: ref-release), and IRQs are on";
+	if (r && r->release_defers)
+		return "its last put only queues the release (rules: release=defer), and IRQs are on";
+	return NULL;
 }
 
 static const char *note_reason(const struct hog_prog *prog, const struct hog_finding *f,
@@ -771,6 +776,7 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 {
 	const struct hog_path *p = &f->paths[0];
 	const char *lk = p->lock.kind ? p->lock.kind : "";
+	const char *why;
 
 	*arg = p->holder;
 	if (hog_rules_is_boot(prog->rules, p->holder))
@@ -821,8 +827,8 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		 * cache line, and one atomic is not a long IRQs-off stretch.
 		 */
 		return "one atomic on a global with no lock held: no other CPU waits for this section";
-	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && release_defers(prog, f))
-		return "its last put only queues the release (rules: release=defer), and IRQs are on";
+	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && (why = release_defers(prog, f)))
+		return why;
 	if (f->offkey > 0) {
 		/* a setting fixed at boot: code for systems configured otherwise */
 		const struct hog_static_key *k = hog_rules_static_key_at(prog->rules, f->offkey - 1);

@@ -113,6 +113,8 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->diag_funcs);
 	hog_vec_free(&r->anyctx_funcs);
 	hog_vec_free(&r->static_keys);
+	hog_vec_free(&r->rel_fields);
+	hog_vec_free(&r->rel_reasons);
 	hog_vec_free(&r->branch_funcs);
 	hog_vec_free(&r->rare_funcs);
 	hog_vec_free(&r->cb_funcs);
@@ -1201,6 +1203,44 @@ static int parse_static_key(struct parse *p)
 	return 0;
 }
 
+/* ref-release STRUCT.FIELD "what its release does" */
+static int parse_ref_release(struct parse *p)
+{
+	const struct tok *t = p->tok;
+	const char *dot = p->ntok > 1 ? strchr(t[1].val, '.') : NULL;
+	char *head;
+	int ok;
+
+	if (p->ntok != 3 || t[1].key || t[1].quoted || !dot || !t[2].quoted)
+		return perr(p, "ref-release needs STRUCT.FIELD and a quoted reason");
+	head = hog_xstrdup(t[1].val);
+	head[dot - t[1].val] = 0;
+	ok = is_ident(head) && is_ident(dot + 1);
+	free(head);
+	if (!ok)
+		return perr(p, "ref-release takes STRUCT.FIELD, not '%s'", t[1].val);
+	if (hog_rules_ref_release(p->r, t[1].val))
+		return perr(p, "'%s' already has a ref-release", t[1].val);
+	hog_vec_push(&p->r->rel_fields, (void *)hog_intern(p->r->strs, t[1].val));
+	hog_vec_push(&p->r->rel_reasons, (void *)hog_intern(p->r->strs, t[2].val));
+	return 0;
+}
+
+const char *hog_rules_ref_release(const struct hog_rules *r, const char *field)
+{
+	int i;
+
+	for (i = 0; field && i < r->rel_fields.n; i++)
+		if (!strcmp(r->rel_fields.v[i], field))
+			return r->rel_reasons.v[i];
+	return NULL;
+}
+
+int hog_rules_release_reason(const struct hog_rules *r, const char *reason)
+{
+	return reason && in_list(&r->rel_reasons, reason);
+}
+
 /* unset-field STRUCT.FIELD "why it is NULL" */
 static int parse_unset_field(struct parse *p)
 {
@@ -1750,6 +1790,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_static_key(p);
 	if (!strcmp(d, "unset-field"))
 		return parse_unset_field(p);
+	if (!strcmp(d, "ref-release"))
+		return parse_ref_release(p);
 	if (!strcmp(d, "static-branch"))
 		return parse_words(p, &p->r->branch_funcs, d);
 	if (!strcmp(d, "strip")) {

@@ -236,6 +236,8 @@ struct hog_rules {
 	struct hog_vec ctx_tests;	/* "context-test": struct hog_ctx_test * */
 	struct hog_vec static_keys;	/* "static-key", "unset-field": struct hog_static_key * */
 	struct hog_vec branch_funcs;	/* "static-branch": interned function names */
+	struct hog_vec rel_fields;	/* "ref-release": interned STRUCT.FIELD */
+	struct hog_vec rel_reasons;	/* ... its reason, interned */
 	int nfiles;
 	unsigned long long digest;	/* of the text, for cache keys */
 	/*
@@ -328,6 +330,13 @@ int hog_rules_unset_field(const struct hog_rules *r, const char *name);
 int hog_rules_is_static_branch(const struct hog_rules *r, const char *name);
 /* Is name one of the "boot-phase" functions? */
 int hog_rules_is_boot(const struct hog_rules *r, const char *name);
+/*
+ * "ref-release": the reason for a put of the reference at STRUCT.FIELD
+ * whose release only wakes a waiter or queues work; NULL if none.
+ */
+const char *hog_rules_ref_release(const struct hog_rules *r, const char *field);
+/* Whether reason is a "ref-release" rule's: a put whose release defers. */
+int hog_rules_release_reason(const struct hog_rules *r, const char *reason);
 /* Does a name contain one of the "release-by-name" words? */
 int hog_rules_release_by_name(const struct hog_rules *r, const char *name);
 

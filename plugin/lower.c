@@ -2094,19 +2094,64 @@ static gphi *iter_call(struct lower *L, class loop *loop, tree t, int *step)
 	return header_iv(loop, gimple_call_arg(c, arg));
 }
 
-/* Does the phi move on by at least one round the loop, through an iterator? */
-static bool iter_moves(struct lower *L, class loop *loop, gphi *phi)
+/*
+ * How far v is past the phi at least, through iterators and "+ k"
+ * (k >= 0): for_each_clear_bitrange_from()'s "b = e + 1" with e =
+ * find_next_bit(..., b' + 1) and b' = find_next_zero_bit(..., b) is
+ * two.  -1 if v does not come from the phi that way.
+ */
+static int iter_advance(struct lower *L, tree v, gphi *phi, int depth)
 {
-	tree v = strip_copies(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)));
-	HOST_WIDE_INT add = 0;
+	HOST_WIDE_INT add;
 	gassign *as;
-	int step;
+	gcall *c;
+	tree fn;
+	int arg, step, r;
 
-	if (v && TREE_CODE(v) == SSA_NAME && (as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v))) &&
-	    gimple_assign_rhs_code(as) == PLUS_EXPR &&
-	    const_value(gimple_assign_rhs2(as), &add) && add >= 0 && add <= 1)
-		v = gimple_assign_rhs1(as);
-	return iter_call(L, loop, v, &step) == phi && step + add >= 1;
+	v = strip_copies(v);
+	if (!v || TREE_CODE(v) != SSA_NAME || depth > 4)
+		return -1;
+	if (v == gimple_phi_result(phi))
+		return 0;
+	if ((as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v)))) {
+		if (gimple_assign_rhs_code(as) != PLUS_EXPR ||
+		    !const_value(gimple_assign_rhs2(as), &add) || add < 0 || add > 1)
+			return -1;
+		r = iter_advance(L, gimple_assign_rhs1(as), phi, depth + 1);
+		return r < 0 ? -1 : r + (int)add;
+	}
+	c = dyn_cast<gcall *>(SSA_NAME_DEF_STMT(v));
+	fn = c ? gimple_call_fndecl(c) : NULL_TREE;
+	if (!fn || !DECL_NAME(fn))
+		return -1;
+	arg = hog_rules_iterator(L->rules, IDENTIFIER_POINTER(DECL_NAME(fn)), &step);
+	if (arg < 0 || (unsigned)arg >= gimple_call_num_args(c))
+		return -1;
+	r = iter_advance(L, gimple_call_arg(c, arg), phi, depth + 1);
+	return r < 0 ? -1 : r + step;
+}
+
+/* The least the phi moves on by round the loop through iterators, 0 if it may not. */
+static int iter_moves(struct lower *L, class loop *loop, gphi *phi)
+{
+	int m = iter_advance(L, PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)), phi, 0);
+
+	return m > 0 ? m : 0;
+}
+
+/*
+ * Rounds of a walk that leaves when its counter reaches k (k + 1 for
+ * "<="), moving on by m a round: k plus one for a start at -1.  Moving
+ * on by two or more (bit ranges), an unsigned counter starts at 0 or
+ * above: ceil(k / m).
+ */
+static long long iter_rounds(gphi *phi, long long k, int m)
+{
+	if (m == 1)
+		return k + 1;
+	if (!TYPE_UNSIGNED(TREE_TYPE(gimple_phi_result(phi))))
+		k++;
+	return (k + m - 1) / m;
 }
 
 static long long iter_exit(struct lower *L, class loop *loop, edge e)
@@ -2133,8 +2178,8 @@ static long long iter_exit(struct lower *L, class loop *loop, edge e)
 			continue;
 		if (!phi)
 			phi = iter_call(L, loop, x, &step);
-		if (phi && iter_moves(L, loop, phi))
-			return k + (code == LE_EXPR) + 1;
+		if (phi && (step = iter_moves(L, loop, phi)))
+			return iter_rounds(phi, k + (code == LE_EXPR), step);
 	}
 	return -1;
 }
@@ -2216,6 +2261,74 @@ static int down_from_param(struct lower *L, class loop *loop, gphi *phi, int *sh
 	return plain_param(&n);
 }
 
+/* A 64-bit constant as two's complement: a sizetype's "- 64" is 2^64 - 64. */
+static bool wrapped_const(tree t, HOST_WIDE_INT *v)
+{
+	t = strip_copies(t);
+	if (t && TREE_CODE(t) == INTEGER_CST && tree_fits_uhwi_p(t)) {
+		*v = (HOST_WIDE_INT)tree_to_uhwi(t);
+		return true;
+	}
+	return const_value(t, v);
+}
+
+/* def of t (through copies) if it is an assignment with code, else NULL */
+static gassign *def_of(tree t, enum tree_code code)
+{
+	gassign *as;
+
+	t = strip_copies(t);
+	if (!t || TREE_CODE(t) != SSA_NAME)
+		return NULL;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
+	return as && gimple_assign_rhs_code(as) == code ? as : NULL;
+}
+
+/*
+ * A pointer that walks one block of 1 << x elements in strides of
+ * 1 << K of them, "for (p = base; p < base + (1 << order) - 1; p +=
+ * pageblock_nr_pages)" (__isolate_free_page()'s pageblocks of one buddy
+ * page), runs at most 1 << (x - K) rounds.  GIMPLE: end = base + ((1 <<
+ * x) * size + c) with c <= 0, the phi steps by (1 << K) * size bytes.
+ * x's parameter, else -1; *shift: K, plus x's own "- sub".
+ */
+static int ptr_block_param(struct lower *L, class loop *loop, gphi *phi, tree end,
+			   enum tree_code code, int *shift)
+{
+	gassign *as;
+	tree off, x, init;
+	HOST_WIDE_INT step, size, c, r;
+	struct hog_val n;
+	int sub, k;
+
+	if (!phi || !POINTER_TYPE_P(TREE_TYPE(gimple_phi_result(phi))) ||
+	    (code != LT_EXPR && code != GE_EXPR))
+		return -1;
+	as = def_of(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)), POINTER_PLUS_EXPR);
+	if (!as || strip_copies(gimple_assign_rhs1(as)) != gimple_phi_result(phi) ||
+	    !const_value(gimple_assign_rhs2(as), &step) || step <= 0)
+		return -1;
+	init = strip_copies(PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)));
+	as = def_of(end, POINTER_PLUS_EXPR);
+	if (!as || !init || strip_copies(gimple_assign_rhs1(as)) != init)
+		return -1;
+	off = gimple_assign_rhs2(as);
+	/* "- 1" element: + (2^64 - size) in a sizetype */
+	if ((as = def_of(off, PLUS_EXPR)) && wrapped_const(gimple_assign_rhs2(as), &c) && c <= 0)
+		off = gimple_assign_rhs1(as);
+	as = def_of(off, MULT_EXPR);
+	if (!as || !const_value(gimple_assign_rhs2(as), &size) || size <= 0 || step % size)
+		return -1;
+	x = shift_count(gimple_assign_rhs1(as), &sub);
+	r = step / size;
+	k = exact_log2(r);
+	if (!x || k < 0 || sub + k > 63)
+		return -1;
+	n = lh_value(L->m, x);
+	*shift = sub + k;
+	return plain_param(&n);
+}
+
 /*
  * "for (i = 0; i < n; i++)" with n a parameter: at most n iterations.
  * The parameter's index, or -1: an exit that dominates the latch, testing
@@ -2254,6 +2367,8 @@ static int exit_param(struct lower *L, class loop *loop, edge e, int *shift)
 			if (p >= 0)
 				return p;
 		}
+		if ((p = ptr_block_param(L, loop, phi, nt, code, shift)) >= 0)
+			return p;
 		/* i < n, i != n (i >= n, i == n the exit's way): n rounds */
 		if (code != LT_EXPR && code != GE_EXPR && code != NE_EXPR && code != EQ_EXPR)
 			continue;

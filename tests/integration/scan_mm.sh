@@ -62,8 +62,8 @@ f = next((x for x in d if x["function"] == "drain_local_stock" and
 check("the v1-only kmem uncharge is a note naming its static key",
       f is not None and f["severity"] == "note" and
       "memory_cgrp_subsys_on_dfl_key" in f.get("demoted", ""))
-# a ceiling against regressions (46 on 2026-12-03, eleventh session), not the goal (issue 11 aims at 40)
-MAX_WARNINGS = 50
+# a ceiling against regressions (42 on 2026-12-04, thirteenth session), not the goal (issue 11 aims at 40)
+MAX_WARNINGS = 45
 check("at most %d warning-level findings (%d)" % (MAX_WARNINGS, len(top)), len(top) <= MAX_WARNINGS)
 
 # shape of the JSON

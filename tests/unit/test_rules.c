@@ -773,6 +773,20 @@ static void test_rank_and_release_words(void **state)
 		   "t.rules:1: unset-field needs STRUCT.FIELD and a quoted reason");
 	expect_err(t, "unset-field mem_cgroup_thresholds.primary \"again\"\n",
 		   "t.rules:1: 'mem_cgroup_thresholds.primary' already has an unset-field");
+	assert_int_equal(parse(t, "ref-release swap_info_struct.users \"completes si->comp\"\n"), 0);
+	assert_string_equal(hog_rules_ref_release(t->r, "swap_info_struct.users"),
+			    "completes si->comp");
+	assert_null(hog_rules_ref_release(t->r, "swap_info_struct.busy"));
+	assert_true(hog_rules_release_reason(t->r, "completes si->comp"));
+	assert_false(hog_rules_release_reason(t->r, "css reference drop"));
+	expect_err(t, "ref-release users \"why\"\n",
+		   "t.rules:1: ref-release needs STRUCT.FIELD and a quoted reason");
+	expect_err(t, "ref-release a.b.c \"why\"\n",
+		   "t.rules:1: ref-release takes STRUCT.FIELD, not 'a.b.c'");
+	expect_err(t, "ref-release a.b\n",
+		   "t.rules:1: ref-release needs STRUCT.FIELD and a quoted reason");
+	expect_err(t, "ref-release swap_info_struct.users \"again\"\n",
+		   "t.rules:1: 'swap_info_struct.users' already has a ref-release");
 	assert_int_equal(parse(t, "rare list_lru_destroy bdi_unregister\n"), 0);
 	assert_true(hog_rules_is_rare(t->r, "bdi_unregister"));
 	assert_false(hog_rules_is_rare(t->r, "bdi_register"));
