@@ -1139,7 +1139,8 @@ static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in, i
  * "for (i = 0; i < n; i++)" with n a parameter: the parameter's index, or
  * -1 (the plugin's exit_param(): a header phi from a constant stepping by
  * +1, tested by <, !=, >= or == against the parameter's value; a start
- * above 0 only shortens an i < n loop, i != n must start at 0).  *shift:
+ * above 0 or a larger step only shortens an i < n loop, i != n must start
+ * at 0 and step by one).  *shift:
  * -1, or the count is 1 << (n - *shift).
  */
 static int exit_param(struct lc_fn *F, int b, const char *in, int *shift)
@@ -1170,8 +1171,9 @@ static int exit_param(struct lc_fn *F, int b, const char *in, int *shift)
 		for (h = 0, pi = -1; h < F->nb && pi < 0; h++)
 			if (in[h])
 				pi = header_phi(F, iv, h);
-		if (pi >= 0 && phi_iv(F, pi, in, &init, &step) && step == 1 && init >= 0 &&
-		    (!init || op == CXBinaryOperator_LT || op == CXBinaryOperator_GE)) {
+		/* i += 8 while i < n: fewer rounds than n; i != n must step by one */
+		if (pi >= 0 && phi_iv(F, pi, in, &init, &step) && step >= 1 && init >= 0 &&
+		    ((!init && step == 1) || op == CXBinaryOperator_LT || op == CXBinaryOperator_GE)) {
 			*shift = sub;
 			return p;
 		}

@@ -2333,8 +2333,9 @@ static int ptr_block_param(struct lower *L, class loop *loop, gphi *phi, tree en
  * "for (i = 0; i < n; i++)" with n a parameter: at most n iterations.
  * The parameter's index, or -1: an exit that dominates the latch, testing
  * a header phi that starts at a constant and steps by +1 against n
- * (through copies and casts).  A start above 0 only shortens an i < n
- * loop; i != n must start at 0.  *shift: -1, or the count is 1 << (n -
+ * (through copies and casts).  A start above 0, or a step above one
+ * ("i += 8"), only shortens an i < n loop; i != n must start at 0 and
+ * step by one.  *shift: -1, or the count is 1 << (n -
  * *shift) ("for (i = 1; i < (1 << order); i++)").
  */
 static int exit_param(struct lower *L, class loop *loop, edge e, int *shift)
@@ -2372,7 +2373,9 @@ static int exit_param(struct lower *L, class loop *loop, edge e, int *shift)
 		/* i < n, i != n (i >= n, i == n the exit's way): n rounds */
 		if (code != LT_EXPR && code != GE_EXPR && code != NE_EXPR && code != EQ_EXPR)
 			continue;
-		if (!phi || !phi_step(loop, phi, &step) || step != 1)
+		/* i += 8 while i < n: fewer rounds than n; i != n must step by one */
+		if (!phi || !phi_step(loop, phi, &step) || step < 1 ||
+		    (step != 1 && code != LT_EXPR && code != GE_EXPR))
 			continue;
 		init = PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop));
 		if (!init || !const_value(init, &i0) || i0 < 0 ||
