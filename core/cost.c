@@ -249,8 +249,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.count_param = -1;
 	r->path.count_shift = -1;
 	r->path.count_fn = NULL;
-	if (c->kind == HK_LOOP && c->nchain == 1 && c->when.inferred && c->when.op == '>' &&
-	    c->when.arg >= 0) {
+	if (c->kind == HK_LOOP && c->when.inferred && c->when.op == '>' && c->when.arg >= 0) {
 		r->path.count_param = c->when.arg;
 		r->path.count_shift = c->count_shift;
 		r->path.count_fn = fs->f;
@@ -677,8 +676,11 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 				 e->line, e->col, t);
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
-		if (ok != 1)
+		if (ok != 1) {
 			c->when = cond;
+			/* the callee's loop counts 1 << (our parameter - K) as it did its own */
+			c->count_shift = t->count_shift;
+		}
 		/*
 		 * A sign (or a loop's count) passed on from our own parameter:
 		 * the locks held here see the cost unless the value says

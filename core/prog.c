@@ -911,10 +911,44 @@ static char *irqs_on_reason(const struct hog_prog *prog, const struct hog_findin
 /* Callers named in a demotion's reason, the rest counted */
 #define CALLERS_SAID 3
 
-/* The most a call passes as argument arg: a constant, or a capped variable (IR C); -1 unknown. */
-static long long passed_cap(const struct hog_func *caller, const struct hog_event *ev, int arg)
+static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int param,
+			     struct hog_buf *b, int depth);
+
+/* How many static functions up a parameter is followed to its callers' values */
+#define PARAM_DEPTH 4
+
+/*
+ * The most parameter param of f can be: the rules' "bound f(param)", or
+ * the most its callers pass (callers_cap()); -1 unknown.
+ */
+static long long param_cap(struct hog_prog *p, const struct hog_func *f, int param, int depth)
+{
+	struct hog_buf b = { 0 };
+	long long m;
+	char *key;
+
+	if (param < 0 || param >= f->nparams || !f->params[param][0])
+		return -1;
+	key = hog_xasprintf("%s(%s)", f->name, f->params[param]);
+	m = hog_rules_bound(p->rules, NULL, key);
+	free(key);
+	if (m >= 0 || depth >= PARAM_DEPTH)
+		return m;
+	m = callers_cap(p, f, param, &b, depth + 1);
+	hog_buf_free(&b);
+	return m;
+}
+
+/*
+ * The most a call passes as argument arg: a constant, a capped variable
+ * (IR C), or the caller's own parameter as param_cap() finds it; -1
+ * unknown.
+ */
+static long long passed_cap(struct hog_prog *p, const struct hog_func *caller,
+			    const struct hog_event *ev, int arg, int depth)
 {
 	const struct hog_val *v = arg < ev->nargs ? &ev->args[arg] : NULL;
+	const char *a;
 
 	if (!v)
 		return -1;
@@ -922,6 +956,10 @@ static long long passed_cap(const struct hog_func *caller, const struct hog_even
 		return v->cst >= 0 ? v->cst : -1;
 	if (v->kind == HV_VAR)
 		return hog_func_vcap(caller, v->var);
+	/* the caller's parameter passed on as it is ("&$1" in the IR) */
+	a = v->kind == HV_ADDR && v->addr ? v->addr : NULL;
+	if (a && hog_expr_param(a) >= 0 && !strpbrk(a + 1, "/^#[."))
+		return param_cap(p, caller, hog_expr_param(a), depth);
 	return -1;
 }
 
@@ -942,7 +980,7 @@ static int calls(const struct fnode *n, const struct fnode *fn)
  * if some caller's value is unknown, or there is none.
  */
 static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int param,
-			     struct hog_buf *b)
+			     struct hog_buf *b, int depth)
 {
 	struct fnode *fn = resolve(p, f, f->name);
 	long long max = -1, m;
@@ -962,7 +1000,7 @@ static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int p
 
 				if (ev->kind != HE_CALL || resolve(p, n->f, ev->callee) != fn)
 					continue;
-				if ((m = passed_cap(n->f, ev, param)) < 0)
+				if ((m = passed_cap(p, n->f, ev, param, depth)) < 0)
 					return -1;
 				max = m > max ? m : max;
 				if (!named++ && ncallers++ < CALLERS_SAID)
@@ -1003,8 +1041,13 @@ static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 		const struct hog_path *w = &f->paths[i];
 
 		names.len = 0;
-		m = w->count_param < 0 || !w->count_fn ? -1 :
-		    callers_cap(prog, w->count_fn, w->count_param, &names);
+		m = -1;
+		if (w->count_param >= 0 && w->count_fn &&
+		    (m = param_cap(prog, w->count_fn, w->count_param, PARAM_DEPTH)) >= 0)
+			hog_buf_printf(&names, "rules: bound %s(%s)", w->count_fn->name,
+				       w->count_fn->params[w->count_param]);
+		else if (w->count_param >= 0 && w->count_fn)
+			m = callers_cap(prog, w->count_fn, w->count_param, &names, 0);
 		if (m >= 0 && w->count_shift >= 0)
 			m = shifted_count(m, w->count_shift, max);
 		if (m < 0 || m > max) {

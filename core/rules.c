@@ -1588,12 +1588,20 @@ static int is_target(const char *s)
 	return is_ident(buf) && (!dot || is_ident(dot));
 }
 
-/* A bound's target: is_target()'s, or TYPE[] (a walk along one table of TYPE entries) */
+/*
+ * A bound's target: is_target()'s, TYPE[] (a walk along one table of
+ * TYPE entries) or FUNC(PARAM) (what every call passes as that parameter)
+ */
 static int is_bound_target(const char *s)
 {
-	char buf[256];
+	char buf[256], *open;
 	size_t n = strlen(s);
 
+	if (n > 3 && n < sizeof(buf) && s[n - 1] == ')' && (open = strchr(strcpy(buf, s), '('))) {
+		buf[n - 1] = 0;
+		*open = 0;
+		return is_ident(buf) && is_ident(open + 1);
+	}
 	if (n <= 2 || n >= sizeof(buf) || strcmp(s + n - 2, "[]"))
 		return is_target(s);
 	memcpy(buf, s, n - 2);
@@ -1601,7 +1609,7 @@ static int is_bound_target(const char *s)
 	return is_ident(buf);
 }
 
-/* bound NAME|STRUCT.FIELD|TYPE[] max=N [since=V] [until=V] "reason" */
+/* bound NAME|STRUCT.FIELD|TYPE[]|FUNC(PARAM) max=N [since=V] [until=V] "reason" */
 static int parse_bound(struct parse *p)
 {
 	long long v = -1;
@@ -1609,7 +1617,7 @@ static int parse_bound(struct parse *p)
 	unsigned since = 0, until = 0;
 
 	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !is_bound_target(p->tok[1].val))
-		return perr(p, "bound needs a function name, STRUCT.FIELD or TYPE[]");
+		return perr(p, "bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
 	for (i = 2; i < p->ntok; i++) {
 		const struct tok *t = &p->tok[i];
 

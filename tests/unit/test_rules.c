@@ -672,14 +672,21 @@ static void test_err_bound_and_scales(void **state)
 {
 	struct rt *t = *state;
 
-	expect_err(t, "bound\n", "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
+	expect_err(t, "bound\n", "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
 	expect_err(t, "bound a.b.c max=1 \"r\"\n",
-		   "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
 	expect_err(t, "bound f max=1\n", "t.rules:1: bound needs max=N and one \"reason\"");
 	expect_err(t, "bound [] max=1 \"r\"\n",
-		   "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
 	expect_err(t, "bound a.b[] max=1 \"r\"\n",
-		   "t.rules:1: bound needs a function name, STRUCT.FIELD or TYPE[]");
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
+	expect_err(t, "bound f(a.b) max=1 \"r\"\n",
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
+	expect_err(t, "bound f() max=1 \"r\"\n",
+		   "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
+	assert_int_equal(parse(t, "bound get_page_from_freelist(order) max=10 \"r\"\n"), 0);
+	assert_int_equal(hog_rules_bound(t->r, NULL, "get_page_from_freelist(order)"), 10);
+	assert_int_equal(hog_rules_bound(t->r, NULL, "get_page_from_freelist"), -1);
 	expect_err(t, "bound f \"r\"\n", "t.rules:1: bound needs max=N and one \"reason\"");
 	expect_err(t, "bound f max=-1 \"r\"\n",
 		   "t.rules:1: bad number '-1' for 'max'");
