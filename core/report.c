@@ -32,6 +32,52 @@ static const char *base_name(enum hog_baseline b)
 	return b <= HOG_BASE_UPDATED ? n[b] : NULL;
 }
 
+/* ---- one spot, one finding ---- */
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Whether b is reached from the very spot of a, in the same state: the
+ * same call or loop of the same holder, the same lock, IRQs the same,
+ * the same severity and baseline state.  One change at that spot deals
+ * with both, so a reader sees one finding with the other under it.
+ */
+static int same_spot(const struct hog_report_item *a, const struct hog_report_item *b)
+{
+	const struct hog_path *p = &a->f->paths[0], *q = &b->f->paths[0];
+
+	return a->state == b->state && a->f->sev == b->f->sev &&
+	       p->line == q->line && p->col == q->col && same_str(p->file, q->file) &&
+	       same_str(p->holder, q->holder) && same_str(p->lock.name, q->lock.name) &&
+	       p->irqs_off == q->irqs_off;
+}
+
+/*
+ * lead[i]: the first (highest ranked) item at i's spot, i itself when
+ * it leads.  Absent findings (a baseline's) are never folded.
+ */
+int *hog_report_leads(const struct hog_report_item *items, int n)
+{
+	int *lead = hog_xcalloc(n + 1, sizeof(*lead));
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		lead[i] = i;
+		if (items[i].state == HOG_BASE_ABSENT)
+			continue;
+		for (j = 0; j < i; j++)
+			if (lead[j] == j && items[j].state != HOG_BASE_ABSENT &&
+			    same_spot(&items[j], &items[i])) {
+				lead[i] = j;
+				break;
+			}
+	}
+	return lead;
+}
+
 /* ---- text ---- */
 
 static void text_loc(struct hog_buf *b, const char *file, int line, int col)
@@ -73,6 +119,31 @@ static void text_one(struct hog_buf *b, const struct hog_report_item *it,
 	hog_buf_printf(b, "    fingerprint %s\n", it->f->fingerprint);
 }
 
+/*
+ * A cost shown under the finding it shares a spot with: its message as a
+ * note, its chain and why it costs.  The lock, the steps and the callers
+ * are the leader's; JSON and SARIF keep them all.
+ */
+static void text_folded_line(void *ctx, const struct hog_line *l)
+{
+	struct text_ctx *t = ctx;
+
+	if (l->kind != HOG_LINE_MESSAGE && l->kind != HOG_LINE_CHAIN &&
+	    l->kind != HOG_LINE_REASON)
+		return;
+	text_loc(t->b, l->file, l->line, l->col);
+	hog_buf_printf(t->b, "note: %s%s\n", l->kind == HOG_LINE_MESSAGE ? "here also: " : "",
+		       l->text);
+}
+
+static void text_folded(struct hog_buf *b, const struct hog_report_item *it)
+{
+	struct text_ctx t = { b, it };
+
+	hog_finding_lines(it->f, 1, text_folded_line, &t);
+	hog_buf_printf(b, "    fingerprint %s\n", it->f->fingerprint);
+}
+
 /* One finding as hog_report's text shows it, for a command with its own header. */
 void hog_report_text_item(const struct hog_report_item *it, const struct hog_report_opts *o,
 			  struct hog_buf *out)
@@ -104,12 +175,13 @@ static void text_limited(struct hog_buf *b, const struct hog_report_opts *o)
 static void render_text(const struct hog_report_item *items, int n,
 			const struct hog_report_opts *o, struct hog_buf *b)
 {
-	int i, cnt[3] = { 0 }, shown = 0, hidden = 0;
+	int i, j, cnt[3] = { 0 }, shown = 0, hidden = 0, folded = 0;
+	int *lead = hog_report_leads(items, n);
 
 	for (i = 0; i < n; i++) {
 		const struct hog_finding *f = items[i].f;
 
-		if (items[i].state == HOG_BASE_ABSENT)
+		if (items[i].state == HOG_BASE_ABSENT || lead[i] != i)
 			continue;
 		if (f->sev < o->min_sev) {
 			hidden++;
@@ -118,7 +190,13 @@ static void render_text(const struct hog_report_item *items, int n,
 		cnt[f->sev]++;
 		shown++;
 		text_one(b, &items[i], o);
+		for (j = i + 1; j < n; j++)
+			if (lead[j] == i) {
+				text_folded(b, &items[j]);
+				folded++;
+			}
 	}
+	free(lead);
 	for (i = 0; i < n; i++)
 		if (items[i].state == HOG_BASE_ABSENT) {
 			const struct hog_finding *f = items[i].f;
@@ -134,6 +212,9 @@ static void render_text(const struct hog_report_item *items, int n,
 		       cnt[HS_ERROR], cnt[HS_ERROR] == 1 ? "" : "s",
 		       cnt[HS_WARNING], cnt[HS_WARNING] == 1 ? "" : "s",
 		       cnt[HS_NOTE], cnt[HS_NOTE] == 1 ? "" : "s");
+	if (folded)
+		hog_buf_printf(b, "; %d more cost%s at the same spots shown under them", folded,
+			       folded == 1 ? "" : "s");
 	if (hidden)
 		hog_buf_printf(b, "; %d below %s not shown (--all shows them)", hidden,
 			       hog_sev_name(o->min_sev));
@@ -218,7 +299,7 @@ static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 	return o;
 }
 
-static json_t *finding_json(const struct hog_report_item *it)
+static json_t *finding_json(const struct hog_report_item *it, const struct hog_report_item *lead)
 {
 	const struct hog_finding *f = it->f;
 	const struct hog_path *p = &f->paths[0];
@@ -248,6 +329,8 @@ static json_t *finding_json(const struct hog_report_item *it)
 		json_object_set_new(o, "baseline", json_string(base_name(it->state)));
 	if (f->demoted)
 		json_object_set_new(o, "demoted", json_string(f->demoted));
+	if (lead != it)
+		json_object_set_new(o, "same_spot_as", json_string(lead->f->fingerprint));
 	if (p->lock.maybe_rel)
 		json_object_set_new(o, "maybe_released", json_string(p->lock.maybe_rel));
 	/* like every top-level field, of the primary way; callers carry their own */
@@ -280,10 +363,11 @@ static int render_json(const struct hog_report_item *items, int n, struct hog_bu
 		       char **err)
 {
 	json_t *a = json_array();
-	int i;
+	int *lead = hog_report_leads(items, n), i;
 
 	for (i = 0; i < n; i++)
-		json_array_append_new(a, finding_json(&items[i]));
+		json_array_append_new(a, finding_json(&items[i], &items[lead[i]]));
+	free(lead);
 	return hog_json_dump(a, b, err);
 }
 
@@ -296,15 +380,16 @@ static void render_html(const struct hog_report_item *items, int n,
 		.findings = json_array(), .scope = o->scope, .version = o->tool_version,
 		.hidden_below = hog_sev_name(o->min_sev), .nlimited = o->nlimited,
 	};
-	int i;
+	int *lead = hog_report_leads(items, n), i;
 
 	for (i = 0; i < n; i++) {
 		if (items[i].state != HOG_BASE_ABSENT && items[i].f->sev < o->min_sev) {
-			s.hidden++;
+			s.hidden += lead[i] == i;
 			continue;
 		}
-		json_array_append_new(s.findings, finding_json(&items[i]));
+		json_array_append_new(s.findings, finding_json(&items[i], &items[lead[i]]));
 	}
+	free(lead);
 	hog_html_scan(&s, b);
 	json_decref(s.findings);
 }
@@ -370,7 +455,7 @@ static json_t *sarif_flow(const struct hog_finding *f, const struct hog_path *p)
 	return json_pack("{s:[{s:o}]}", "threadFlows", "locations", locs);
 }
 
-static json_t *sarif_result(const struct hog_report_item *it)
+static json_t *sarif_result(const struct hog_report_item *it, const struct hog_report_item *lead)
 {
 	const struct hog_finding *f = it->f;
 	const struct hog_path *p = &f->paths[0];
@@ -414,6 +499,8 @@ static json_t *sarif_result(const struct hog_report_item *it)
 		json_object_set_new(r, "baselineState", json_string(base_name(it->state)));
 	if (f->limits)
 		json_object_set_new(props, "incomplete", limits_json(f->limits));
+	if (lead != it)
+		json_object_set_new(props, "sameSpotAs", json_string(lead->f->fingerprint));
 	free(msg);
 	free(chain);
 	free(text);
@@ -447,7 +534,7 @@ static int render_sarif(const struct hog_report_item *items, int n,
 {
 	json_t *rules = json_array(), *results = json_array(), *run, *root;
 	char *root_uri;
-	int i;
+	int i, *lead;
 
 	for (i = 0; i < (int)(sizeof(sarif_rules) / sizeof(sarif_rules[0])); i++)
 		json_array_append_new(rules, json_pack(
@@ -456,8 +543,10 @@ static int render_sarif(const struct hog_report_item *items, int n,
 			"shortDescription", "text", sarif_rules[i].text,
 			"fullDescription", "text", sarif_rules[i].text,
 			"defaultConfiguration", "level", sarif_rules[i].level));
+	lead = hog_report_leads(items, n);
 	for (i = 0; i < n; i++)
-		json_array_append_new(results, sarif_result(&items[i]));
+		json_array_append_new(results, sarif_result(&items[i], &items[lead[i]]));
+	free(lead);
 	run = json_pack("{s:{s:{s:s,s:s,s:o}},s:o}",
 			"tool", "driver", "name", "lockhog",
 			"version", o->tool_version ? o->tool_version : "0",

@@ -52,6 +52,15 @@ int hog_report(const struct hog_report_item *items, int n,
 	       struct hog_buf *out, char **err);
 
 /*
+ * Findings reached from one spot (the same call or loop of the same
+ * holder, the same lock, severity and baseline state) are one thing to
+ * fix: text shows the others under the first, JSON says "same_spot_as",
+ * SARIF "sameSpotAs".  Returns lead[i], the index of the first item at
+ * i's spot (i when it leads); malloc'ed.
+ */
+int *hog_report_leads(const struct hog_report_item *items, int n);
+
+/*
  * Appends the text of one finding, exactly as hog_report renders it
  * (its gcc-style lines and its fingerprint, with the state of the item
  * when it has one), for commands that add their own header and summary.

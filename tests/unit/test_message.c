@@ -3,9 +3,11 @@
  * The lines of one finding (hog_finding_lines()), which the plugin's
  * diagnostics and lockhog's text report both print: their order, their
  * places, the chain steps between the holder and the costly site, the
- * acquire, and the cap on callers.
+ * acquire, and the cap on callers; and costs reached from one spot,
+ * shown as one finding (hog_report_leads()).
  */
 #include "hogtest.h"
+#include "../../core/report.h"
 
 #define MAX_LINES 32
 
@@ -139,12 +141,65 @@ static void test_lines_no_lock_line_loop(void **state)
 	assert_non_null(strstr(g.text[g.n - 1], "incomplete: the analysis on the way"));
 }
 
+/* three costs: two from drain_local_stock's call, one from a caller's */
+static void spot(struct hog_finding *f, struct hog_path *p, const char *callee, int line,
+		 const char *fp)
+{
+	finding(f, p, 1);
+	f->callee = callee;
+	p->line = line;
+	snprintf(f->fingerprint, sizeof(f->fingerprint), "%s", fp);
+}
+
+static void test_one_spot_one_finding(void **state)
+{
+	struct hog_path p[4];
+	struct hog_finding f[4];
+	struct hog_report_item it[4] = { { &f[0] }, { &f[1] }, { &f[2] }, { &f[3] } };
+	struct hog_report_opts o = { .min_sev = HS_WARNING, .scope = "mm/" };
+	struct hog_buf b = { 0 };
+	char *err = NULL;
+	int *lead;
+
+	spot(&f[0], &p[0], "page_counter_uncharge", 2284, "00000000000000a0");
+	spot(&f[1], &p[1], "css_put", 2284, "00000000000000a1");
+	spot(&f[2], &p[2], "css_put", 2283, "00000000000000a2");
+	spot(&f[3], &p[3], "obj_cgroup_put", 2284, "00000000000000a3");
+	p[3].irqs_off = 1;	/* another state at the same spot: its own finding */
+	lead = hog_report_leads(it, 4);
+	assert_int_equal(lead[0], 0);
+	assert_int_equal(lead[1], 0);
+	assert_int_equal(lead[2], 2);
+	assert_int_equal(lead[3], 3);
+	free(lead);
+	/* a baseline's new finding is not folded into an unchanged one */
+	it[1].state = HOG_BASE_NEW;
+	lead = hog_report_leads(it, 4);
+	assert_int_equal(lead[1], 1);
+	free(lead);
+	it[1].state = HOG_BASE_NONE;
+
+	assert_int_equal(hog_report(it, 4, &o, HOG_FMT_TEXT, &b, &err), 0);
+	assert_non_null(strstr(b.s, "mm/memcontrol.c:2284:9: note: here also: css_put() reached"));
+	assert_null(strstr(b.s, "2284:9: warning: css_put()"));
+	assert_non_null(strstr(b.s, "2283:9: warning: css_put()"));
+	assert_non_null(strstr(b.s, "lockhog: mm/: 3 findings (0 errors, 3 warnings, 0 notes); "
+			       "1 more cost at the same spots shown under them\n"));
+	hog_buf_free(&b);
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(hog_report(it, 4, &o, HOG_FMT_JSON, &b, &err), 0);
+	assert_non_null(strstr(b.s, "\"same_spot_as\": \"00000000000000a0\""));
+	assert_null(strstr(b.s, "\"same_spot_as\": \"00000000000000a2\""));
+	hog_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines_order_and_places),
 		cmocka_unit_test(test_lines_callers_capped),
 		cmocka_unit_test(test_lines_no_lock_line_loop),
+		cmocka_unit_test(test_one_spot_one_finding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
