@@ -632,18 +632,31 @@ static const char *target_arch(void)
  * __this_cpu_* on x86-64) or a load through this_cpu_ptr(), through
  * arithmetic, copies and phis?
  */
-static bool percpu_value(struct lower *L, tree v, int depth)
+#define PERCPU_DEPTH	10
+
+/*
+ * seen: the least depth each name was already searched from, without
+ * success.  A search from there or deeper finds nothing new; without it
+ * the walk is exponential in phis of many arguments (kernel/bpf/core.c's
+ * interpreter: minutes for one comparison).
+ */
+static bool percpu_walk(struct lower *L, tree v, int depth, hash_map<tree, int> *seen)
 {
 	gimple *d;
+	int *was;
 
-	if (!v || TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v) || depth > 10)
+	if (!v || TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v) || depth > PERCPU_DEPTH)
 		return false;
+	was = seen->get(v);
+	if (was && *was <= depth)
+		return false;
+	seen->put(v, depth);
 	d = SSA_NAME_DEF_STMT(v);
 	if (gasm *a = dyn_cast<gasm *>(d))
 		return hog_rules_asm_is_percpu(L->rules, L->arch, gimple_asm_string(a));
 	if (gphi *phi = dyn_cast<gphi *>(d)) {
 		for (unsigned i = 0; i < gimple_phi_num_args(phi); i++)
-			if (percpu_value(L, gimple_phi_arg_def(phi, i), depth + 1))
+			if (percpu_walk(L, gimple_phi_arg_def(phi, i), depth + 1, seen))
 				return true;
 		return false;
 	}
@@ -663,12 +676,19 @@ static bool percpu_value(struct lower *L, tree v, int depth)
 			}
 			return false;
 		}
-		if (percpu_value(L, r1, depth + 1))
+		if (percpu_walk(L, r1, depth + 1, seen))
 			return true;
 		if (gimple_num_ops(as) > 2)
-			return percpu_value(L, gimple_assign_rhs2(as), depth + 1);
+			return percpu_walk(L, gimple_assign_rhs2(as), depth + 1, seen);
 	}
 	return false;
+}
+
+static bool percpu_value(struct lower *L, tree v)
+{
+	hash_map<tree, int> seen;
+
+	return percpu_walk(L, v, 0, &seen);
 }
 
 /* if (x > MEMCG_CHARGE_BATCH) with x a per-CPU count: which way is rare */
@@ -676,11 +696,11 @@ static void batch_cond(struct lower *L, struct hog_block *b, tree l, tree r, enu
 {
 	if (code != GT_EXPR && code != GE_EXPR && code != LT_EXPR && code != LE_EXPR)
 		return;
-	if (percpu_value(L, r, 0) && !percpu_value(L, l, 0)) {
+	if (percpu_value(L, r) && !percpu_value(L, l)) {
 		std::swap(l, r);
 		code = swap_tree_comparison(code);
 	}
-	if (!percpu_value(L, l, 0))
+	if (!percpu_value(L, l))
 		return;
 	/* count > limit is the rare way; count < limit the common one */
 	b->cond = code == GT_EXPR || code == GE_EXPR ? HC_BATCH0 : HC_BATCH1;
