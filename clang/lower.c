@@ -1788,6 +1788,12 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 	int h = lc_here(F);	/* may grow F->b: index it after */
 	struct lc_blk *b = &F->b[h];
 
+	if (v.kind == HV_CONST) {	/* a local set to a constant: the way taken */
+		lc_edge(F, h, (v.cst != 0) != eqz ? t : f);
+		F->cur = -1;
+		return;
+	}
+
 	b->cmp.op = eqz ? CXBinaryOperator_EQ : CXBinaryOperator_NE;
 	b->cmp.l = v;
 	b->cmp.r = cval(0);
@@ -1865,11 +1871,42 @@ static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val 
 	return 1;
 }
 
+/*
+ * Both sides constant (a local set to one, `size = 1; if (size ==
+ * CLUSTER)`): only the way taken, as the plugin's lower_const_cond().
+ */
+static int both_const(struct lc_fn *F, int op, struct hog_val a, struct hog_val b, int t, int f)
+{
+	long long x, y;
+	int v;
+
+	if (a.kind != HV_CONST || b.kind != HV_CONST)
+		return 0;
+	x = a.cst;
+	y = b.cst;
+	switch (op) {
+	case CXBinaryOperator_EQ: v = x == y; break;
+	case CXBinaryOperator_NE: v = x != y; break;
+	case CXBinaryOperator_LT: v = x < y; break;
+	case CXBinaryOperator_GT: v = x > y; break;
+	case CXBinaryOperator_LE: v = x <= y; break;
+	case CXBinaryOperator_GE: v = x >= y; break;
+	default: return 0;
+	}
+	lc_edge(F, lc_here(F), v ? t : f);
+	F->cur = -1;
+	return 1;
+}
+
 static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, int f)
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
 	struct lc_blk *bl;
 	int h;
+
+	if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE)
+		if (both_const(F, op, a, b, t, f))
+			return;
 
 	if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
 		if (b.kind == HV_CONST && b.cst == 0) {

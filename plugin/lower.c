@@ -1188,6 +1188,59 @@ static bool lower_switch(struct lower *L, basic_block bb, struct hog_block *b, g
 	return true;
 }
 
+/* v as a constant, through copies and conversions of one (size = 1) */
+static tree const_value(tree v)
+{
+	int depth;
+
+	for (depth = 0; depth < 8 && v && TREE_CODE(v) == SSA_NAME; depth++) {
+		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v));
+		tree r;
+
+		if (SSA_NAME_IS_DEFAULT_DEF(v) || !as)
+			return NULL_TREE;
+		r = gimple_assign_rhs1(as);
+		if (gimple_assign_single_p(as) && TREE_CODE(r) == INTEGER_CST)
+			return fold_convert(TREE_TYPE(v), r);
+		if (!gimple_assign_single_p(as) && !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
+			return NULL_TREE;
+		if (TREE_CODE(r) == INTEGER_CST)
+			return fold_convert(TREE_TYPE(v), r);
+		v = r;
+	}
+	return v && TREE_CODE(v) == INTEGER_CST ? v : NULL_TREE;
+}
+
+/*
+ * A test of two constants before GCC's own propagation has run
+ * (`size = 1; if (size == SWAPFILE_CLUSTER)` with THP_SWAP off): the
+ * way it never takes is code the compiler deletes, so only the other
+ * way is written.
+ */
+static bool lower_const_cond(struct lower *L, basic_block bb, struct hog_block *b,
+			     gcond *c)
+{
+	tree l = const_value(gimple_cond_lhs(c)), r = const_value(gimple_cond_rhs(c)), v;
+	edge t, f;
+	int succ;
+
+	if (!l || !r || !types_compatible_p(TREE_TYPE(l), TREE_TYPE(r)))
+		return false;
+	v = fold_binary(gimple_cond_code(c), boolean_type_node, l, r);
+	if (!v || TREE_CODE(v) != INTEGER_CST)
+		return false;
+	extract_true_false_edges_from_block(bb, &t, &f);
+	t = integer_zerop(v) ? f : t;
+	b->cond = HC_NONE;
+	if (t->dest == EXIT_BLOCK_PTR_FOR_FN(cfun)) {
+		hog_block_set_succ(L->m, b, 0, NULL);
+		return true;
+	}
+	succ = L->bbmap[t->dest->index];
+	hog_block_set_succ(L->m, b, 1, &succ);
+	return true;
+}
+
 static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 {
 	int *succ = XALLOCAVEC(int, EDGE_COUNT(bb->succs) + 2), n = 0;
@@ -1199,6 +1252,9 @@ static void lower_succs(struct lower *L, basic_block bb, struct hog_block *b)
 		lower_pair(L, bb, b);
 		return;
 	}
+	if (last && gimple_code(last) == GIMPLE_COND &&
+	    lower_const_cond(L, bb, b, as_a<gcond *>(last)))
+		return;
 	if (last && gimple_code(last) == GIMPLE_COND && b->cond != HC_NONE) {
 		edge t, f;
 
