@@ -724,6 +724,19 @@ static int way_better(const struct hog_rules *r, const struct hog_path *a,
 	return path_better(r, a, b);
 }
 
+/*
+ * A sleep is a claim of a bug only when the lock is surely held: a chain
+ * that gives up a lock of its class under another name may have given
+ * up this one, and a way through a function whose analysis was cut
+ * short where it decides lock state (recursion, dataflow, correlated
+ * tests dropped) may hold it only on paths the code never takes.
+ */
+static int sleep_unsure(const struct hog_finding *f)
+{
+	return hog_kind_sleeps(f->kind) &&
+	       (f->paths[0].lock.maybe_rel || (f->paths[0].limits & HOG_LIMIT_UNSURE));
+}
+
 /* A finding's class's base score, adjusted for its context (rules: rank). */
 static int score(const struct hog_prog *prog, const struct hog_finding *f)
 {
@@ -746,6 +759,8 @@ static int score(const struct hog_prog *prog, const struct hog_finding *f)
 	s += k->per_step * (p->nchain - 1);
 	if (f->batched)
 		s += k->batched;
+	if (sleep_unsure(f))
+		s += k->unsure;
 	return s;
 }
 
@@ -1142,16 +1157,7 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		f->demoted = hog_intern(prog->strs, t);
 		free(t);
 	} else {
-		/*
-		 * A sleep is a claim of a bug only when the lock is surely
-		 * held: a chain that gives up a lock of its class under
-		 * another name may have given up this one, and a way through
-		 * a function whose analysis was cut short where it decides
-		 * lock state (recursion, dataflow, correlated tests dropped)
-		 * may hold it only on paths the code never takes.
-		 */
-		f->sev = hog_kind_sleeps(f->kind) && !f->paths[0].lock.maybe_rel &&
-			 !(f->paths[0].limits & HOG_LIMIT_UNSURE) ? HS_ERROR : HS_WARNING;
+		f->sev = hog_kind_sleeps(f->kind) && !sleep_unsure(f) ? HS_ERROR : HS_WARNING;
 	}
 }
 

@@ -76,6 +76,7 @@ static void rank_defaults(struct hog_rules *r)
 	k->max_paths = 10;
 	k->per_step = -2;
 	k->batched = -40;
+	k->unsure = -30;
 }
 
 struct hog_rules *hog_rules_new(struct hog_strtab *strs)
@@ -639,6 +640,7 @@ static int parse_rank(struct parse *p)
 		{ "max-paths", offsetof(struct hog_rank_policy, max_paths) },
 		{ "per-step", offsetof(struct hog_rank_policy, per_step) },
 		{ "batched", offsetof(struct hog_rank_policy, batched) },
+		{ "unsure", offsetof(struct hog_rank_policy, unsure) },
 	};
 	struct hog_rank_policy *k = &p->r->rank;
 	int i, j, adjust = p->ntok > 1 && !p->tok[1].key &&

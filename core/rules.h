@@ -125,6 +125,7 @@ struct hog_rank_policy {
 	int max_paths;		/* one point per way to it, up to this many */
 	int per_step;		/* per call between the holder and the cost */
 	int batched;		/* only once per per-CPU batch */
+	int unsure;		/* a sleep that is a warning: its lock may be gone */
 };
 
 /*

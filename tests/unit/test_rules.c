@@ -725,8 +725,9 @@ static void test_rank_and_release_words(void **state)
 	assert_int_equal(hog_rules_rank_base(t->r, HOG_CLS_FLUSH), 55);
 	assert_int_equal(hog_rules_rank_base(t->r, "made-up"), 35);
 	assert_false(hog_rules_release_by_name(t->r, "folio_unlock"));
+	assert_int_equal(k->unsure, -30);
 	assert_int_equal(parse(t, "rank tree-flush=7 made-up=9 other=1\n"
-				  "rank adjust irqs-off=3 per-step=-5\n"
+				  "rank adjust irqs-off=3 per-step=-5 unsure=-4\n"
 				  "release-by-name unlock drop_lock\n"), 0);
 	assert_int_equal(hog_rules_rank_base(t->r, HOG_CLS_FLUSH), 7);
 	assert_int_equal(hog_rules_rank_base(t->r, "made-up"), 9);
@@ -734,6 +735,7 @@ static void test_rank_and_release_words(void **state)
 	assert_int_equal(hog_rules_rank_base(t->r, HOG_CLS_REF), 40);
 	assert_int_equal(k->irqs_off, 3);
 	assert_int_equal(k->per_step, -5);
+	assert_int_equal(k->unsure, -4);
 	assert_int_equal(k->listed, 5);
 	assert_true(hog_rules_release_by_name(t->r, "folio_unlock"));
 	assert_true(hog_rules_release_by_name(t->r, "xa_drop_lock_irq"));
