@@ -61,7 +61,7 @@ static const char css[] =
 	"th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}"
 	"th{background:var(--band);font-weight:600;font-size:12.5px;white-space:nowrap}"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-	"tr:hover td{background:#fafbfd}"
+	"tr:hover td{background:#fafbfd}tr.also td{border-top:0;font-size:13px}tr.also td:first-child{padding-left:18px}"
 	"table.findings{table-layout:fixed}table.findings td{overflow-wrap:anywhere}"
 	".sev{display:inline-block;padding:0 6px;border-radius:3px;color:#fff;font-size:12px;font-weight:600}"
 	".sev.error{background:var(--err)}.sev.warning{background:var(--warn)}.sev.note{background:var(--note)}"
@@ -227,17 +227,27 @@ static void chain_cell(struct hog_buf *b, json_t *f)
 	hog_buf_add(b, json_array_size(callers) ? "</span></td>" : "</td>");
 }
 
+/* a cost shown under the finding from the same spot (JSON same_spot_as) */
+static int is_also(json_t *f)
+{
+	return js(f, "same_spot_as")[0] != 0;
+}
+
 static void scan_row(struct hog_buf *b, json_t *f)
 {
 	const char *sev = js(f, "severity"), *base = js(f, "baseline");
 	char *loc = hog_xasprintf("%s:%lld", js(f, "file"),
 				  (long long)json_integer_value(json_object_get(f, "line")));
 
-	hog_buf_add(b, "<tr><td><span class=\"sev ");
-	hog_html_esc(b, sev);
-	hog_buf_add(b, "\">");
-	hog_html_esc(b, sev);
-	hog_buf_add(b, "</span>");
+	if (is_also(f)) {
+		hog_buf_add(b, "<tr class=\"also\"><td><span class=\"mute\">here also</span>");
+	} else {
+		hog_buf_add(b, "<tr><td><span class=\"sev ");
+		hog_html_esc(b, sev);
+		hog_buf_add(b, "\">");
+		hog_html_esc(b, sev);
+		hog_buf_add(b, "</span>");
+	}
 	if (base[0]) {
 		hog_buf_add(b, " <span class=\"mute\">");
 		hog_html_esc(b, !strcmp(base, "absent") ? "fixed" : base);
@@ -285,7 +295,8 @@ static void scan_chart(struct hog_buf *b, json_t *findings)
 		const char *l = js(f, "lock")[0] ? js(f, "lock") : "(IRQs off)";
 		json_int_t c = json_integer_value(json_object_get(count, l));
 
-		json_object_set_new(count, l, json_integer(c + 1));
+		if (!is_also(f))
+			json_object_set_new(count, l, json_integer(c + 1));
 	}
 	bars = hog_xcalloc(json_object_size(count) + 1, sizeof(*bars));
 	json_object_foreach(count, key, v)
@@ -309,17 +320,23 @@ static void scan_tiles(struct hog_buf *b, const struct hog_html_scan *s)
 	static const char *const sevs[] = { "error", "warning", "note" };
 	json_t *f;
 	size_t i, k;
+	int also = 0;
 
+	json_array_foreach(s->findings, i, f)
+		also += is_also(f);
 	hog_buf_printf(b, "<div class=\"tiles\"><div class=\"tile\"><b>%zu</b><span>findings shown</span></div>",
-		       json_array_size(s->findings));
+		       json_array_size(s->findings) - also);
 	for (k = 0; k < sizeof(sevs) / sizeof(sevs[0]); k++) {
 		int n = 0;
 
 		json_array_foreach(s->findings, i, f)
-			n += !strcmp(js(f, "severity"), sevs[k]);
+			n += !is_also(f) && !strcmp(js(f, "severity"), sevs[k]);
 		hog_buf_printf(b, "<div class=\"tile%s\"><b>%d</b><span>%s%s</span></div>",
 			       k == 0 && n ? " bad" : "", n, sevs[k], n == 1 ? "" : "s");
 	}
+	if (also)
+		hog_buf_printf(b, "<div class=\"tile\"><b>%d</b><span>more cost%s at the same spots, shown under them</span></div>",
+			       also, also == 1 ? "" : "s");
 	if (s->hidden)
 		hog_buf_printf(b, "<div class=\"tile\"><b>%d</b><span>below %s, not shown (--all)</span></div>",
 			       s->hidden, s->hidden_below ? s->hidden_below : "");
@@ -353,16 +370,22 @@ static int cmp_finding(const void *a, const void *b)
 	return c ? c : lx < ly ? -1 : lx > ly;
 }
 
+/* The findings in order, each followed by the costs from its spot. */
 static void scan_rows(struct hog_buf *b, json_t *findings)
 {
-	size_t i, n = json_array_size(findings);
-	json_t **v = hog_xcalloc(n + 1, sizeof(*v));
+	size_t i, j, k = 0, n = json_array_size(findings);
+	json_t **v = hog_xcalloc(n + 1, sizeof(*v)), *f;
 
-	for (i = 0; i < n; i++)
-		v[i] = json_array_get(findings, i);
-	qsort(v, n, sizeof(*v), cmp_finding);
-	for (i = 0; i < n; i++)
+	json_array_foreach(findings, i, f)
+		if (!is_also(f))
+			v[k++] = f;
+	qsort(v, k, sizeof(*v), cmp_finding);
+	for (i = 0; i < k; i++) {
 		scan_row(b, v[i]);
+		json_array_foreach(findings, j, f)
+			if (!strcmp(js(f, "same_spot_as"), js(v[i], "fingerprint")))
+				scan_row(b, f);
+	}
 	free(v);
 }
 
