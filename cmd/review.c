@@ -690,18 +690,24 @@ static void changed_functions(struct review *r, const char *view, struct hog_vec
 /*
  * Text reads like checkpatch: a "NEW WARNING: ..." or "FIXED: ..." line
  * for each finding, then the finding as lockhog scan shows it (core's
- * rendering), the fix lockhog fix would make, and a closing total.
+ * rendering) with the other new costs from its spot under it, the fix
+ * lockhog fix would make, and a closing total.  The total counts
+ * findings as scan does, a spot each.
  */
-static void text_finding(struct hog_buf *b, const char *tag, const struct hog_report_item *it,
-			 int with_fix)
+static void text_finding(struct hog_buf *b, const char *tag, const struct hog_report_item *items,
+			 int i, const int *lead, int n, int with_fix)
 {
-	const struct hog_finding *f = it->f;
+	const struct hog_finding *f = items[i].f;
 	struct hog_report_opts o = { .min_sev = HS_NOTE };
 	struct hog_fix fix;
 	char *msg = hog_finding_message(f, &f->paths[0]);
+	int j;
 
 	hog_buf_printf(b, "%s: %s [%s]\n", tag, msg, hog_finding_option(f));
-	hog_report_text_item(it, &o, b);
+	hog_report_text_item(&items[i], &o, b);
+	for (j = i + 1; lead && j < n; j++)
+		if (lead[j] == i)
+			hog_report_text_also(&items[j], b);
 	if (with_fix && hog_fix_choice(f, &fix))
 		hog_buf_printf(b, "    fix: lockhog fix: %s (cocci/%s)\n", fix.what, fix.cocci);
 	hog_buf_add(b, "\n");
@@ -711,25 +717,33 @@ static void text_finding(struct hog_buf *b, const char *tag, const struct hog_re
 static void render_text(const struct review *r, const struct hog_diff *d, int nobjs,
 			struct hog_buf *b)
 {
-	int i;
+	int *lead = hog_report_leads(d->fresh, d->nfresh), cnt[3] = { 0 }, also = 0, i;
 
 	for (i = 0; i < d->nfresh; i++) {
 		const struct hog_finding *f = d->fresh[i].f;
 		char tag[32];
 
+		if (lead[i] != i) {
+			also++;
+			continue;
+		}
+		cnt[f->sev]++;
 		snprintf(tag, sizeof(tag), "NEW %s", hog_sev_name(f->sev));
 		for (char *s = tag; *s; s++)
 			*s = *s >= 'a' && *s <= 'z' ? *s - 32 : *s;
-		text_finding(b, tag, &d->fresh[i], 1);
+		text_finding(b, tag, d->fresh, i, lead, d->nfresh, 1);
 	}
+	free(lead);
 	for (i = 0; i < d->ngone; i++)
-		text_finding(b, "FIXED", &d->gone[i], 0);
+		text_finding(b, "FIXED", d->gone, i, NULL, d->ngone, 0);
 	for (i = 0; i < r->notes.n; i++)
 		hog_buf_printf(b, "NOTE: %s\n", (char *)r->notes.v[i]);
-	hog_buf_printf(b, "total: %d errors, %d warnings, %d notes new; %d fixed; %d unchanged "
-		       "(%d units compiled, %d objects read)\n",
-		       d->nnew[HS_ERROR], d->nnew[HS_WARNING], d->nnew[HS_NOTE], d->nfixed,
-		       d->nunchanged, r->units.n, nobjs);
+	hog_buf_printf(b, "total: %d errors, %d warnings, %d notes new; %d fixed; %d unchanged",
+		       cnt[HS_ERROR], cnt[HS_WARNING], cnt[HS_NOTE], d->nfixed, d->nunchanged);
+	if (also)
+		hog_buf_printf(b, "; %d more new cost%s at the same spots shown under them", also,
+			       also == 1 ? "" : "s");
+	hog_buf_printf(b, " (%d units compiled, %d objects read)\n", r->units.n, nobjs);
 }
 
 static const struct option review_opts[] = {

@@ -144,6 +144,12 @@ static void text_folded(struct hog_buf *b, const struct hog_report_item *it)
 	hog_buf_printf(b, "    fingerprint %s\n", it->f->fingerprint);
 }
 
+/* A cost shown under the finding from its spot, as hog_report's text shows it. */
+void hog_report_text_also(const struct hog_report_item *it, struct hog_buf *out)
+{
+	text_folded(out, it);
+}
+
 /* One finding as hog_report's text shows it, for a command with its own header. */
 void hog_report_text_item(const struct hog_report_item *it, const struct hog_report_opts *o,
 			  struct hog_buf *out)

@@ -68,6 +68,9 @@ int *hog_report_leads(const struct hog_report_item *items, int n);
 void hog_report_text_item(const struct hog_report_item *it, const struct hog_report_opts *o,
 			  struct hog_buf *out);
 
+/* Appends the "here also" lines of a cost shown under another (hog_report_leads). */
+void hog_report_text_also(const struct hog_report_item *it, struct hog_buf *out);
+
 #ifdef __cplusplus
 }
 #endif

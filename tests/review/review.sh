@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MK="/usr/bin/python3 tests/review/mkpatch.py $KDIR"
-echo "1..26"
+echo "1..28"
 . tests/tap.sh
 # review NAME WANT-EXIT REGEX PATCH...
 review() {
@@ -38,6 +38,20 @@ review "costly call added through a new helper" 1 \
 	"NEW WARNING: page_counter_uncharge\(\) reached with memcg_idr_lock held" $T/helper.patch
 grep -q "chain: mem_cgroup_alloc_id -> mem_cgroup_id_uncharge -> page_counter_uncharge" $T/out
 res $? "the chain goes through the new helper"
+
+# two costs reached from one new call are one finding, the other under it
+$MK "memcg: flush and uncharge stale ids" $T/spot.patch mm/memcontrol.c \
+	"'static int mem_cgroup_alloc_id(void)\n{'" \
+	"'static void mem_cgroup_id_drop(struct mem_cgroup *memcg)\n{\n\tcgroup_rstat_flush_irqsafe(memcg->css.cgroup);\n\tpage_counter_uncharge(&memcg->memory, 1);\n}\n\nstatic int mem_cgroup_alloc_id(void)\n{'" \
+	mm/memcontrol.c "'\tspin_lock(&memcg_idr_lock);\n\tret = idr_alloc(&mem_cgroup_idr'" \
+	"'\tspin_lock(&memcg_idr_lock);\n\tmem_cgroup_id_drop(root_mem_cgroup);\n\tret = idr_alloc(&mem_cgroup_idr'"
+review "two new costs from one call: one finding" 1 \
+	"^total: 0 errors, 1 warnings, [0-9]+ notes new; 0 fixed; [0-9]+ unchanged; 1 more new cost at the same spots shown under them \\(" \
+	$T/spot.patch
+grep -A12 "^NEW WARNING: cgroup_rstat_flush_irqsafe() reached with memcg_idr_lock held" $T/out |
+	grep -qE "^mm/memcontrol.c:[0-9]+:[0-9]+: note: here also: page_counter_uncharge\(\) reached with memcg_idr_lock held" &&
+	! grep -q "^NEW WARNING: page_counter_uncharge" $T/out
+res $? "the other is shown under it" $T/out
 
 $MK "memcg: lock the idr through a helper" $T/wrapper.patch mm/memcontrol.c \
 	"'static int mem_cgroup_alloc_id(void)\n{'" \
