@@ -1872,28 +1872,14 @@ static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val 
 }
 
 /*
- * Both sides constant (a local set to one, `size = 1; if (size ==
+ * Both sides of == or != constant (a local set to one, `size = 1; if (size ==
  * CLUSTER)`): only the way taken, as the plugin's lower_const_cond().
  */
 static int both_const(struct lc_fn *F, int op, struct hog_val a, struct hog_val b, int t, int f)
 {
-	long long x, y;
-	int v;
-
 	if (a.kind != HV_CONST || b.kind != HV_CONST)
 		return 0;
-	x = a.cst;
-	y = b.cst;
-	switch (op) {
-	case CXBinaryOperator_EQ: v = x == y; break;
-	case CXBinaryOperator_NE: v = x != y; break;
-	case CXBinaryOperator_LT: v = x < y; break;
-	case CXBinaryOperator_GT: v = x > y; break;
-	case CXBinaryOperator_LE: v = x <= y; break;
-	case CXBinaryOperator_GE: v = x >= y; break;
-	default: return 0;
-	}
-	lc_edge(F, lc_here(F), v ? t : f);
+	lc_edge(F, lc_here(F), (a.cst == b.cst) == (op == CXBinaryOperator_EQ) ? t : f);
 	F->cur = -1;
 	return 1;
 }
@@ -1904,11 +1890,9 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 	struct lc_blk *bl;
 	int h;
 
-	if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE)
+	if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
 		if (both_const(F, op, a, b, t, f))
 			return;
-
-	if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
 		if (b.kind == HV_CONST && b.cst == 0) {
 			test_var(F, a, t, f, op == CXBinaryOperator_EQ);
 			return;

@@ -136,18 +136,13 @@ static void text_folded_line(void *ctx, const struct hog_line *l)
 		       l->text);
 }
 
-static void text_folded(struct hog_buf *b, const struct hog_report_item *it)
+/* A cost shown under the finding from its spot, as hog_report's text shows it. */
+void hog_report_text_also(const struct hog_report_item *it, struct hog_buf *b)
 {
 	struct text_ctx t = { b, it };
 
 	hog_finding_lines(it->f, 1, text_folded_line, &t);
 	hog_buf_printf(b, "    fingerprint %s\n", it->f->fingerprint);
-}
-
-/* A cost shown under the finding from its spot, as hog_report's text shows it. */
-void hog_report_text_also(const struct hog_report_item *it, struct hog_buf *out)
-{
-	text_folded(out, it);
 }
 
 /* One finding as hog_report's text shows it, for a command with its own header. */
@@ -198,7 +193,7 @@ static void render_text(const struct hog_report_item *items, int n,
 		text_one(b, &items[i], o);
 		for (j = i + 1; j < n; j++)
 			if (lead[j] == i) {
-				text_folded(b, &items[j]);
+				hog_report_text_also(&items[j], b);
 				folded++;
 			}
 	}

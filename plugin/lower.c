@@ -1200,8 +1200,6 @@ static tree const_value(tree v)
 		if (SSA_NAME_IS_DEFAULT_DEF(v) || !as)
 			return NULL_TREE;
 		r = gimple_assign_rhs1(as);
-		if (gimple_assign_single_p(as) && TREE_CODE(r) == INTEGER_CST)
-			return fold_convert(TREE_TYPE(v), r);
 		if (!gimple_assign_single_p(as) && !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
 			return NULL_TREE;
 		if (TREE_CODE(r) == INTEGER_CST)
