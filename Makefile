@@ -3,7 +3,9 @@
 #
 #   make scan    build, then scan mm/ of Debian's linux-source-6.1
 #   make scan-612  the same on linux-source-6.12
-#   make check   build, then run every test
+#   make check   build, then run the tests (the quick tier: under an hour)
+#   make check-full  every test: adds the series built and compared, the
+#                QEMU boots, all of csmith's seeds and mm/'s units
 #   make bench   plugin overhead on a kbuild of mm/, the runtime's probes
 #   make bench-rt  the userspace runtime's probes under callgrind alone
 #   make e2e     the mm series measured under QEMU with the kernel runtime
@@ -53,7 +55,7 @@ KDIR_LLVM ?= $(CURDIR)/$(BUILD)/linux-6.1-llvm
 # the 6.12 LTS (Debian's linux-source-6.12), for tests/integration/scan_mm_612.sh
 KDIR_612 ?= $(CURDIR)/$(BUILD)/linux-6.12
 
-.PHONY: all clean deps scan scan-612 check bench bench-kernel unit kernel-tree kernel-tree-llvm kernel-tree-612 kernel kernel-patches cocci e2e
+.PHONY: all clean deps scan scan-612 check check-full bench bench-kernel unit kernel-tree kernel-tree-llvm kernel-tree-612 kernel kernel-patches cocci e2e
 all: $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK) $(RT_A) $(RT_SO)
 
 deps:
@@ -132,6 +134,9 @@ scan-612: deps all kernel-tree-612
 
 check: deps all unit kernel-tree kernel-tree-llvm kernel-tree-612
 	@KDIR=$(KDIR) KDIR_LLVM=$(KDIR_LLVM) KDIR_612=$(KDIR_612) tests/run.sh
+
+check-full: deps all unit kernel-tree kernel-tree-llvm kernel-tree-612
+	@LOCKHOG_CHECK_FULL=1 KDIR=$(KDIR) KDIR_LLVM=$(KDIR_LLVM) KDIR_612=$(KDIR_612) tests/run.sh
 
 bench: deps all kernel-tree
 	@KDIR=$(KDIR) scripts/bench.sh

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# lockhog-test: slow (make check-full; tests/run.sh)
 # make e2e as TAP: scripts/e2e.sh builds (or reuses) the three kernels
 # under build/e2e, boots them under QEMU and writes the before/after table;
 # these tests assert what the table must show (issue 10, section 5):

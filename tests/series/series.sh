@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# lockhog-test: slow (make check-full; tests/run.sh)
 # The linux-6.1 mm series, end to end, as TAP:
 #
 #   make kernel-patches   the generated patches are what their Generated
