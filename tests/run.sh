@@ -115,7 +115,7 @@ if [ -x tests/cocci/run.sh ]; then
 	echo "$((SECONDS - t0)) cocci" >>"$LOG/times"
 fi
 
-echo "slowest suites: $(sort -rn "$LOG/times" | head -6 | awk '{printf "%s%s %ds", NR > 1 ? ", " : "", $2, $1}')"
+echo "slowest suites: $(sort -rn "$LOG/times" | head -6 | awk '{printf "%s%s %ds", (NR > 1 ? ", " : ""), $2, $1}')"
 [ ${#skipped[@]} -gt 0 ] && echo "not run in this tier (make check-full runs them): ${skipped[*]}"
 [ ${#failed[@]} -gt 0 ] && echo "failing suites: ${failed[*]} (logs in $LOG)"
 [ "$xfail" -gt 0 ] && echo "$xfail known false positives/negatives are marked XFAIL"
