@@ -77,6 +77,12 @@ struct hog_cost {
 	 * context-test): a caller in one of them never reaches the cost.
 	 */
 	int ctxclear;
+	/*
+	 * The first function marked cold (__cold: printk, WARN's slow
+	 * path, panic, dump_stack) the chain calls into, NULL none: an
+	 * error or debugging path the programmer says rarely runs.
+	 */
+	const char *cold;
 };
 
 /*
@@ -217,6 +223,7 @@ struct hog_path {
 	struct hog_step nest;	/* loops: the outer loop this way runs it in (hog_cost.nest) */
 	long long bound;	/* loops: hog_cost.bound */
 	int scales;		/* loops: hog_cost.scales */
+	const char *cold;	/* hog_cost.cold */
 	/*
 	 * Loops at the holder's own site: the trip count is the holder's
 	 * parameter count_param ("when argN > max-bound"), -1 none; count_fn

@@ -46,6 +46,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->nest = tail->nest;
 		c->bound = tail->bound;
 		c->scales = tail->scales;
+		c->cold = tail->cold;
 	}
 	c->when.arg = -1;
 	c->count_shift = -1;
@@ -246,6 +247,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.nest = c->nest;
 	r->path.bound = c->bound;
 	r->path.scales = c->scales;
+	r->path.cold = c->cold;
 	r->path.count_param = -1;
 	r->path.count_shift = -1;
 	r->path.count_fn = NULL;
@@ -486,6 +488,21 @@ static int cost_weight(struct fs *fs, const struct hog_cost *c)
 	return 2 + class_weight(fs, c->cls);
 }
 
+/*
+ * Rarely runs: marked __cold (printk, dev_err, panic, __init), or a
+ * rare entry of the rules (WARN()'s __warn_printk, a teardown), which
+ * rarely runs whoever calls it.
+ */
+static int is_cold(struct fs *fs, const char *callee, const struct hog_summary *s)
+{
+	return (s && s->fn && (s->fn->flags & HOG_FN_COLD)) ||
+	       (callee && hog_rules_is_rare(fs->c->rules, callee));
+}
+
+/*
+ * How much a call weighs in a loop's body: 0 for one that is trivial,
+ * or cold (an error report in the body does not make the loop long).
+ */
 static int call_weight(struct fs *fs, const char *callee)
 {
 	const struct hog_rule *cr = rule_of(fs, callee, HR_COST);
@@ -501,7 +518,7 @@ static int call_weight(struct fs *fs, const char *callee)
 	s = summary_of(fs, callee);
 	if (!s)
 		return 1;
-	if (s->trivial)
+	if (s->trivial || is_cold(fs, callee, s))
 		return 0;
 	w = 2 + (s->self ? 4 : 0);
 	if (s->self)
@@ -658,6 +675,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 
 		c->batched = s->self->batched;
 		c->offkey = s->self->offkey;
+		c->cold = is_cold(fs, e->callee, s) ? e->callee : NULL;
 		eng_cost_at(fs, set, c);
 	}
 	for (i = 0; i < s->ncost; i++) {
@@ -674,6 +692,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 			continue;
 		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
 				 e->line, e->col, t);
+		if (!c->cold && is_cold(fs, e->callee, s))
+			c->cold = e->callee;
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
 		if (ok != 1) {
@@ -688,7 +708,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		 */
 		if (ok != 1 && !sign_op(cond.op) && !whole_value(&cond))
 			eng_cost_for_callers(fs, c);
-		else if (c->kind == HK_LOOP)
+		/* a loop on a cold path is not part of our loop nest */
+		else if (c->kind == HK_LOOP && !c->cold)
 			loop_cost_at(fs, set, c);
 		else
 			eng_cost_at(fs, set, c);

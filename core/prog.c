@@ -855,6 +855,27 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 }
 
 /*
+ * A way held in a rare entry or through a function that rarely runs
+ * (cold_reason()): it does not keep a loop a warning that its other
+ * ways make a note, and a loop only such ways reach is cold_reason()'s.
+ */
+static int way_rare(const struct hog_path *w)
+{
+	return w->rare || w->cold;
+}
+
+/* The first way that is not rare, NULL if none. */
+static const struct hog_path *hot_way(const struct hog_finding *f)
+{
+	int i;
+
+	for (i = 0; i < f->npaths; i++)
+		if (!way_rare(&f->paths[i]))
+			return &f->paths[i];
+	return NULL;
+}
+
+/*
  * One loop nest, one finding: every way to this loop runs it inside an
  * outer loop that is the finding under the same lock (engine.c,
  * fold_nests()).  Said with the primary way's outer loop (malloc'ed),
@@ -862,13 +883,15 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
  */
 static char *nest_reason(const struct hog_prog *prog, const struct hog_finding *f)
 {
-	const struct hog_step *n = &f->paths[0].nest;
+	const struct hog_path *h = hot_way(f);
+	const struct hog_step *n;
 	int i;
 
-	if (f->kind != HK_LOOP || !prog->rules->loop.nest_fold)
+	if (f->kind != HK_LOOP || !prog->rules->loop.nest_fold || !h)
 		return NULL;
+	n = &h->nest;
 	for (i = 0; i < f->npaths; i++)
-		if (!f->paths[i].nest.func)
+		if (!f->paths[i].nest.func && !way_rare(&f->paths[i]))
 			return NULL;
 	return hog_xasprintf("it runs inside the loop in %s() (%s:%d), the finding for this section: one loop nest, one finding (rules: loop nest=fold)",
 			     n->func, n->file ? n->file : "?", n->line);
@@ -884,9 +907,11 @@ static char *bound_reason(const struct hog_prog *prog, const struct hog_finding 
 	long long max = prog->rules->loop.note_bound, b = 0;
 	int i;
 
-	if (f->kind != HK_LOOP || max <= 0)
+	if (f->kind != HK_LOOP || max <= 0 || !hot_way(f))
 		return NULL;
 	for (i = 0; i < f->npaths; i++) {
+		if (way_rare(&f->paths[i]))
+			continue;
 		if (f->paths[i].bound <= 0 || f->paths[i].bound > max)
 			return NULL;
 		if (f->paths[i].bound > b)
@@ -908,14 +933,14 @@ static char *irqs_on_reason(const struct hog_prog *prog, const struct hog_findin
 {
 	int i;
 
-	if (f->kind != HK_LOOP || !prog->rules->loop.irqs_on_note)
+	if (f->kind != HK_LOOP || !prog->rules->loop.irqs_on_note || !hot_way(f))
 		return NULL;
 	for (i = 0; i < f->npaths; i++) {
 		const struct hog_path *w = &f->paths[i];
 		const char *k = w->lock.kind ? w->lock.kind : "irq";
 
 		/* under a sleeping lock, or with only preemption off, it is a note anyway */
-		if (w->lock.sleeping || !strcmp(k, "preempt"))
+		if (w->lock.sleeping || !strcmp(k, "preempt") || way_rare(w))
 			continue;
 		if (w->irqs_off || w->scales || w->bound > 0 || w->lock.reg.func || !strcmp(k, "irq"))
 			return NULL;
@@ -1050,11 +1075,13 @@ static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 	char *r;
 	int i;
 
-	if (f->kind != HK_LOOP || max <= 0)
+	if (f->kind != HK_LOOP || max <= 0 || !hot_way(f))
 		return NULL;
 	for (i = 0; i < f->npaths; i++) {
 		const struct hog_path *w = &f->paths[i];
 
+		if (way_rare(w))
+			continue;
 		names.len = 0;
 		m = -1;
 		if (w->count_param >= 0 && w->count_fn &&
@@ -1124,6 +1151,34 @@ static char *rare_reason(const struct hog_finding *f)
 }
 
 /*
+ * Reached on every way through a call to a function that rarely runs
+ * (__cold: printk and dev_err, panic, dump_stack; rules: rare, WARN()'s
+ * __warn_printk) or held in a rare entry (rare_reason()): an error or
+ * debugging path.  A sleep stays an error.  Malloc'ed, NULL if some
+ * way is neither.
+ */
+static char *cold_reason(const struct hog_finding *f)
+{
+	const char *via = NULL;
+	int i, held_rare = 0;
+
+	if (hog_kind_sleeps(f->kind))
+		return NULL;
+	for (i = 0; i < f->npaths; i++) {
+		if (!f->paths[i].cold && !f->paths[i].rare)
+			return NULL;
+		if (!via)
+			via = f->paths[i].cold;
+		held_rare += !f->paths[i].cold;
+	}
+	if (!held_rare)
+		return hog_xasprintf("it is reached only through %s(), which rarely runs: an error or debugging path (marked __cold, or rules: rare)",
+				     via);
+	return hog_xasprintf("every way to it is held in a rare entry or goes through a function that rarely runs, as %s() (marked __cold, or rules: rare)",
+			     via);
+}
+
+/*
  * The score orders findings (highest first); the weights are policy,
  * in the catalogue's "rank" lines.  The severity is not: sleeping is
  * an error, outside the boot phase; the reasons for a note are
@@ -1144,6 +1199,8 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		loop_why = irqs_on_reason(prog, f);
 	if (!why && !loop_why)
 		loop_why = rare_reason(f);
+	if (!why && !loop_why)
+		loop_why = cold_reason(f);
 
 	f->score = score(prog, f);
 	if (loop_why) {

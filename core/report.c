@@ -296,6 +296,8 @@ static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 		json_object_set_new(o, "incomplete", limits_json(p->limits));
 	if (p->lock.entry)
 		json_object_set_new(o, "held_on_entry", json_true());
+	if (p->cold)
+		json_object_set_new(o, "cold", json_string(p->cold));
 	context_json(o, p);
 	return o;
 }
@@ -339,6 +341,8 @@ static json_t *finding_json(const struct hog_report_item *it, const struct hog_r
 		json_object_set_new(o, "incomplete", limits_json(p->limits));
 	if (p->lock.entry)
 		json_object_set_new(o, "held_on_entry", json_true());
+	if (p->cold)
+		json_object_set_new(o, "cold", json_string(p->cold));
 	context_json(o, p);
 	free(msg);
 	return o;

@@ -17,13 +17,19 @@
 #define TRIVIAL_LOOP_BOUND 4	/* a loop of more rounds is work, however cheap each */
 
 /*
- * Which of a function's costs it keeps when it has more than MAX_COSTS:
- * sleeping first (the checker's rank), then those the catalogue names,
- * then with IRQs off, then the shortest chains.
+ * Which of a function's costs it keeps when it has more than MAX_COSTS,
+ * and which way to one site stands for all: not through a function
+ * that rarely runs (hog_cost.cold) first, then sleeping (the checker's
+ * rank), then those the catalogue names, then with IRQs off, then the
+ * shortest chains.  A cost reached both ways is so not cold.
  */
+#define COLD_RANK 100000
+
 static int cost_rank(const struct hog_cost *c)
 {
-	return hog_checker(c->kind)->rank + c->listed * 4 + c->irqs_off * 2 - c->nchain;
+	int cold = c->cold ? COLD_RANK : 0;
+
+	return hog_checker(c->kind)->rank + c->listed * 4 + c->irqs_off * 2 - c->nchain - cold;
 }
 
 static int same_cost(const struct hog_cost *a, const struct hog_cost *b)
