@@ -247,7 +247,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.nest = c->nest;
 	r->path.bound = c->bound;
 	r->path.scales = c->scales;
-	r->path.cold = c->cold;
+	r->path.cold = c->cold ? c->cold : t->cold;
 	r->path.count_param = -1;
 	r->path.count_shift = -1;
 	r->path.count_fn = NULL;
@@ -399,6 +399,7 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 {
 	int i, alloff = set->n > 0, allbatched = set->n > 0, clear = ~0;
 	int key = set->n > 0 ? set->t[0].offkey : 0;
+	const char *cold = set->n > 0 ? set->t[0].cold : NULL;
 
 	for (i = 0; i < set->n; i++) {
 		const struct tup *t = &set->t[i];
@@ -410,6 +411,8 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 			alloff = 0;
 		if (!t->batched)
 			allbatched = 0;
+		if (!t->cold)
+			cold = NULL;
 		/*
 		 * IRQs turned on, or restored from the caller's flags, on some
 		 * path before the cost: the caller's "IRQs off" does not hold there.
@@ -421,6 +424,9 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 		c->irqs_off = 1;
 	if (allbatched)
 		c->batched = 1;
+	/* past a call that rarely runs on every path: an error path */
+	if (!c->cold)
+		c->cold = cold;
 	if (!c->offkey)
 		c->offkey = key;
 	if (set->n)
@@ -497,6 +503,17 @@ static int is_cold(struct fs *fs, const char *callee, const struct hog_summary *
 {
 	return (s && s->fn && (s->fn->flags & HOG_FN_COLD)) ||
 	       (callee && hog_rules_is_rare(fs->c->rules, callee));
+}
+
+/* The call that rarely runs every state passed, NULL if some did not. */
+static const char *set_cold(const struct tset *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		if (!set->t[i].cold)
+			return NULL;
+	return set->n ? set->t[0].cold : NULL;
 }
 
 /*
@@ -675,7 +692,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 
 		c->batched = s->self->batched;
 		c->offkey = s->self->offkey;
-		c->cold = is_cold(fs, e->callee, s) ? e->callee : NULL;
+		c->cold = is_cold(fs, e->callee, s) ? e->callee : set_cold(set);
 		eng_cost_at(fs, set, c);
 	}
 	for (i = 0; i < s->ncost; i++) {
@@ -694,6 +711,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 				 e->line, e->col, t);
 		if (!c->cold && is_cold(fs, e->callee, s))
 			c->cold = e->callee;
+		if (!c->cold)
+			c->cold = set_cold(set);
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
 		if (ok != 1) {

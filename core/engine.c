@@ -124,6 +124,23 @@ static void callback_release(struct fs *fs, struct tset *set)
 		release_lock(fs, &set->t[i], lock);
 }
 
+/*
+ * After a call to a function the rules name rare (WARN()'s report, a
+ * debug dump, a teardown), the path is an error or teardown path.  Not
+ * after any call marked __cold: printk() is, and pr_info() opens many a
+ * normal path.
+ */
+static void cold_call(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	int i;
+
+	if (!e->callee || !hog_rules_is_rare(fs->c->rules, e->callee))
+		return;
+	for (i = 0; i < set->n; i++)
+		if (!set->t[i].cold)
+			set->t[i].cold = e->callee;
+}
+
 /* A variable defined again (the next round of a loop) names another object. */
 static void forget_dst(struct tset *set, int var)
 {
@@ -154,6 +171,7 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 			ref_get_split(fs, set, &cv);
 			ctx_test_call(fs, set, e);
 			static_key_call(fs, set, e);
+			cold_call(fs, set, e);
 			break;
 		case HE_ICALL:
 			if (fs->recording) {

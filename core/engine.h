@@ -148,6 +148,12 @@ struct tup {
 	int batched;		/* past a per-CPU threshold test on this path */
 	int ctxclear;		/* HOG_CTX_*: contexts a context test on this path ruled out */
 	int offkey;		/* 1 + the static-key rule whose other state this path needs, 0 none */
+	/*
+	 * The first function the rules name rare (WARN()'s report, a
+	 * teardown) this path called, NULL none: what follows on it is an
+	 * error or teardown path too.
+	 */
+	const char *cold;
 	int nown;
 	struct own own[MAX_OWN];
 	/* per-path record of the value returned, for trylock summaries */

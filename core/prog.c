@@ -1153,8 +1153,8 @@ static char *rare_reason(const struct hog_finding *f)
 /*
  * Reached on every way through a call to a function that rarely runs
  * (__cold: printk and dev_err, panic, dump_stack; rules: rare, WARN()'s
- * __warn_printk) or held in a rare entry (rare_reason()): an error or
- * debugging path.  A sleep stays an error.  Malloc'ed, NULL if some
+ * __warn_printk), or after a call to one the rules name rare, or held
+ * in a rare entry (rare_reason()): an error or debugging path.  A sleep is not demoted.  Malloc'ed, NULL if some
  * way is neither.
  */
 static char *cold_reason(const struct hog_finding *f)
@@ -1171,10 +1171,12 @@ static char *cold_reason(const struct hog_finding *f)
 			via = f->paths[i].cold;
 		held_rare += !f->paths[i].cold;
 	}
+	if (!via)
+		return NULL;	/* all held in rare entries: rare_reason()'s */
 	if (!held_rare)
-		return hog_xasprintf("it is reached only through %s(), which rarely runs: an error or debugging path (marked __cold, or rules: rare)",
+		return hog_xasprintf("it is reached only on an error or debugging path, through or after a call to %s(), which rarely runs (marked __cold, or rules: rare)",
 				     via);
-	return hog_xasprintf("every way to it is held in a rare entry or goes through a function that rarely runs, as %s() (marked __cold, or rules: rare)",
+	return hog_xasprintf("every way to it is held in a rare entry or runs through or after a call that rarely runs, as to %s() (marked __cold, or rules: rare)",
 			     via);
 }
 

@@ -212,7 +212,7 @@ static int same_locks(const struct tup *a, const struct tup *b)
 	    a->preempt != b->preempt ||
 	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
 	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->pc_soft != b->pc_soft ||
-	    a->batched != b->batched || a->offkey != b->offkey ||
+	    a->batched != b->batched || a->offkey != b->offkey || !a->cold != !b->cold ||
 	    a->ctxclear != b->ctxclear || !own_eq(a, b))
 		return 0;
 	for (i = 0; i < a->nheld; i++)
