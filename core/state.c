@@ -313,6 +313,9 @@ static void tup_meet(struct tup *a, const struct tup *b)
 	a->pc_soft |= b->pc_soft;
 	if (!b->batched)
 		a->batched = 0;
+	/* an error path only where every path is one */
+	if (!b->cold)
+		a->cold = NULL;
 	if (a->offkey != b->offkey)
 		a->offkey = 0;
 	/* a context is ruled out where every path ruled it out */
