@@ -395,11 +395,21 @@ static void given_up(struct fs *fs, const struct tset *set, struct hog_cost *c)
 }
 
 /* What every path, or some path, to the cost says about IRQs and batching. */
+/* The call that rarely runs every state passed, NULL if some did not. */
+static const char *set_cold(const struct tset *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		if (!set->t[i].cold)
+			return NULL;
+	return set->n ? set->t[0].cold : NULL;
+}
+
 static void path_flags(const struct tset *set, struct hog_cost *c)
 {
 	int i, alloff = set->n > 0, allbatched = set->n > 0, clear = ~0;
 	int key = set->n > 0 ? set->t[0].offkey : 0;
-	const char *cold = set->n > 0 ? set->t[0].cold : NULL;
 
 	for (i = 0; i < set->n; i++) {
 		const struct tup *t = &set->t[i];
@@ -411,8 +421,6 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 			alloff = 0;
 		if (!t->batched)
 			allbatched = 0;
-		if (!t->cold)
-			cold = NULL;
 		/*
 		 * IRQs turned on, or restored from the caller's flags, on some
 		 * path before the cost: the caller's "IRQs off" does not hold there.
@@ -426,7 +434,7 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 		c->batched = 1;
 	/* past a call that rarely runs on every path: an error path */
 	if (!c->cold)
-		c->cold = cold;
+		c->cold = set_cold(set);
 	if (!c->offkey)
 		c->offkey = key;
 	if (set->n)
@@ -503,17 +511,6 @@ static int is_cold(struct fs *fs, const char *callee, const struct hog_summary *
 {
 	return (s && s->fn && (s->fn->flags & HOG_FN_COLD)) ||
 	       (callee && hog_rules_is_rare(fs->c->rules, callee));
-}
-
-/* The call that rarely runs every state passed, NULL if some did not. */
-static const char *set_cold(const struct tset *set)
-{
-	int i;
-
-	for (i = 0; i < set->n; i++)
-		if (!set->t[i].cold)
-			return NULL;
-	return set->n ? set->t[0].cold : NULL;
 }
 
 /*
@@ -682,9 +679,14 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 			 const struct hog_summary *s)
 {
 	const struct hog_event *e = cv->ev;
+	const char *cold;
 	struct hog_when cond;
 	int i;
 
+	if (!s->self && !s->ncost)
+		return;
+	/* this call rarely runs, or every state got here past one that does */
+	cold = is_cold(fs, e->callee, s) ? e->callee : set_cold(set);
 	if (s->self) {
 		struct hog_cost *c = eng_cost_new(fs, s->self->kind, s->self->cls,
 						  s->self->reason, e->callee, 0, e->line,
@@ -692,7 +694,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 
 		c->batched = s->self->batched;
 		c->offkey = s->self->offkey;
-		c->cold = is_cold(fs, e->callee, s) ? e->callee : set_cold(set);
+		c->cold = cold;
 		eng_cost_at(fs, set, c);
 	}
 	for (i = 0; i < s->ncost; i++) {
@@ -709,10 +711,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 			continue;
 		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
 				 e->line, e->col, t);
-		if (!c->cold && is_cold(fs, e->callee, s))
-			c->cold = e->callee;
 		if (!c->cold)
-			c->cold = set_cold(set);
+			c->cold = cold;
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
 		if (ok != 1) {

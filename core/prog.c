@@ -1154,8 +1154,8 @@ static char *rare_reason(const struct hog_finding *f)
  * Reached on every way through a call to a function that rarely runs
  * (__cold: printk and dev_err, panic, dump_stack; rules: rare, WARN()'s
  * __warn_printk), or after a call to one the rules name rare, or held
- * in a rare entry (rare_reason()): an error or debugging path.  A sleep is not demoted.  Malloc'ed, NULL if some
- * way is neither.
+ * in a rare entry (rare_reason()): an error or debugging path.  A
+ * sleep is not demoted.  Malloc'ed, NULL if some way is neither.
  */
 static char *cold_reason(const struct hog_finding *f)
 {

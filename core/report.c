@@ -283,6 +283,18 @@ static void context_json(json_t *o, const struct hog_path *p)
 				      "line", r->line, "col", r->col));
 }
 
+/* What one way says beyond its chain: cut short, held on entry, cold, its context. */
+static void way_json(json_t *o, const struct hog_path *p)
+{
+	if (p->limits)
+		json_object_set_new(o, "incomplete", limits_json(p->limits));
+	if (p->lock.entry)
+		json_object_set_new(o, "held_on_entry", json_true());
+	if (p->cold)
+		json_object_set_new(o, "cold", json_string(p->cold));
+	context_json(o, p);
+}
+
 static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 {
 	json_t *o = json_pack("{s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:b,s:o,s:s}",
@@ -292,13 +304,7 @@ static json_t *path_json(const struct hog_finding *f, const struct hog_path *p)
 			      "chain", chain_json(f, p), "irqs_off", p->irqs_off,
 			      "steps", steps_json(p), "fingerprint", p->fingerprint);
 
-	if (p->limits)
-		json_object_set_new(o, "incomplete", limits_json(p->limits));
-	if (p->lock.entry)
-		json_object_set_new(o, "held_on_entry", json_true());
-	if (p->cold)
-		json_object_set_new(o, "cold", json_string(p->cold));
-	context_json(o, p);
+	way_json(o, p);
 	return o;
 }
 
@@ -337,13 +343,7 @@ static json_t *finding_json(const struct hog_report_item *it, const struct hog_r
 	if (p->lock.maybe_rel)
 		json_object_set_new(o, "maybe_released", json_string(p->lock.maybe_rel));
 	/* like every top-level field, of the primary way; callers carry their own */
-	if (p->limits)
-		json_object_set_new(o, "incomplete", limits_json(p->limits));
-	if (p->lock.entry)
-		json_object_set_new(o, "held_on_entry", json_true());
-	if (p->cold)
-		json_object_set_new(o, "cold", json_string(p->cold));
-	context_json(o, p);
+	way_json(o, p);
 	free(msg);
 	return o;
 }

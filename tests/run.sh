@@ -62,9 +62,7 @@ suite() {
 
 for t in build/tests/test_*; do
 	[ -x "$t" ] || continue
-	n=$(basename "$t")
-	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$LOG/$n.tap" 2>&1
-	tap "unit/$n" "$LOG/$n.tap" $?
+	suite "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 done
 
 if [ -f tests/fixtures/lit.cfg.py ]; then
