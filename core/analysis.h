@@ -83,6 +83,16 @@ struct hog_cost {
 	 * error or debugging path the programmer says rarely runs.
 	 */
 	const char *cold;
+	/*
+	 * The dec-and-test (rules: last-put) whose non-zero result the way
+	 * went past, NULL none: the cost is a release, and runs only if
+	 * that put dropped the last reference.  lastput_here: the test is
+	 * in this function, whose own locks it does not excuse (a holder
+	 * that tests the count itself means to get there); lastput: in a
+	 * callee, a put the holder calls.
+	 */
+	const char *lastput_here;
+	const char *lastput;
 };
 
 /*
@@ -224,6 +234,7 @@ struct hog_path {
 	long long bound;	/* loops: hog_cost.bound */
 	int scales;		/* loops: hog_cost.scales */
 	const char *cold;	/* hog_cost.cold */
+	const char *lastput;	/* hog_cost.lastput */
 	/*
 	 * Loops at the holder's own site: the trip count is the holder's
 	 * parameter count_param ("when argN > max-bound"), -1 none; count_fn

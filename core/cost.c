@@ -47,6 +47,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->bound = tail->bound;
 		c->scales = tail->scales;
 		c->cold = tail->cold;
+		c->lastput = tail->lastput ? tail->lastput : tail->lastput_here;
 	}
 	c->when.arg = -1;
 	c->count_shift = -1;
@@ -248,6 +249,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.bound = c->bound;
 	r->path.scales = c->scales;
 	r->path.cold = c->cold ? c->cold : t->cold;
+	r->path.lastput = c->lastput;
 	r->path.count_param = -1;
 	r->path.count_shift = -1;
 	r->path.count_fn = NULL;
@@ -406,6 +408,17 @@ static const char *set_cold(const struct tset *set)
 	return set->n ? set->t[0].cold : NULL;
 }
 
+/* The dec-and-test every state went past with a non-zero result, NULL if some did not. */
+static const char *set_lastput(const struct tset *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		if (!set->t[i].lastput)
+			return NULL;
+	return set->n ? set->t[0].lastput : NULL;
+}
+
 static void path_flags(const struct tset *set, struct hog_cost *c)
 {
 	int i, alloff = set->n > 0, allbatched = set->n > 0, clear = ~0;
@@ -435,6 +448,9 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 	/* past a call that rarely runs on every path: an error path */
 	if (!c->cold)
 		c->cold = set_cold(set);
+	/* past the last put on every path: the release, for our callers */
+	if (!c->lastput_here)
+		c->lastput_here = set_lastput(set);
 	if (!c->offkey)
 		c->offkey = key;
 	if (set->n)

@@ -172,6 +172,7 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 			ctx_test_call(fs, set, e);
 			static_key_call(fs, set, e);
 			cold_call(fs, set, e);
+			last_put_call(fs, set, e);
 			break;
 		case HE_ICALL:
 			if (fs->recording) {

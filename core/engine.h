@@ -154,6 +154,11 @@ struct tup {
 	 * error or teardown path too.
 	 */
 	const char *cold;
+	/*
+	 * The dec-and-test (rules: last-put) this path went past with a
+	 * non-zero result, NULL none: what follows is the release.
+	 */
+	const char *lastput;
 	int nown;
 	struct own own[MAX_OWN];
 	/* per-path record of the value returned, for trylock summaries */
@@ -323,6 +328,7 @@ int ref_put_arg(struct fs *fs, const struct callv *cv);
 int ref_owned(struct fs *fs, const struct tup *t, const struct callv *cv, int arg);
 void ref_put_done(struct fs *fs, struct tset *set, const struct callv *cv);
 void ref_forget_var(struct tup *t, int var);
+void last_put_call(struct fs *fs, struct tset *set, const struct hog_event *e);
 int own_eq(const struct tup *a, const struct tup *b);
 void own_meet(struct tup *a, const struct tup *b);
 

@@ -159,6 +159,10 @@ void hog_finding_lines(const struct hog_finding *f, int max_callers, hog_line_fn
 	else if (f->sev == HS_WARNING && hog_kind_sleeps(f->kind) && (p->limits & HOG_LIMIT_UNSURE))
 		emit(fn, ctx, HOG_LINE_DEMOTED, p->file, p->line, p->col,
 		     hog_xstrdup("a warning, not an error: the analysis of a function on the way was cut short where it decides what is held"));
+	else if (f->sev == HS_WARNING && hog_kind_sleeps(f->kind) && p->lastput)
+		emit(fn, ctx, HOG_LINE_DEMOTED, p->file, p->line, p->col,
+		     hog_xasprintf("a warning, not an error: it is a release, reached only when %s() finds the count dropped to zero; it runs under the lock only if this put can drop the last reference",
+				   p->lastput));
 	if (f->limits) {
 		msg = hog_limit_text(f->limits);
 		emit(fn, ctx, HOG_LINE_INCOMPLETE, p->file, p->line, p->col,

@@ -707,6 +707,9 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		return bb;
 	if (a->irqs_off != b->irqs_off)
 		return a->irqs_off > b->irqs_off;
+	/* one that is not a release (rules: last-put) says more */
+	if (!a->lastput != !b->lastput)
+		return !a->lastput;
 	if (a->nchain != b->nchain)
 		return a->nchain < b->nchain;
 	return strcmp(a->holder, b->holder) < 0;
@@ -731,10 +734,34 @@ static int way_better(const struct hog_rules *r, const struct hog_path *a,
  * short where it decides lock state (recursion, dataflow, correlated
  * tests dropped) may hold it only on paths the code never takes.
  */
-static int sleep_unsure(const struct hog_finding *f)
+/*
+ * Every way to it is a release, past a dec-and-test's non-zero result
+ * (rules: last-put): it runs only if that put drops the last reference,
+ * which a holder that keeps one of its own never does.  Whether it
+ * does is not in the code the analysis reads.
+ */
+static int all_last_put(const struct hog_rules *r, const struct hog_finding *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->npaths; i++) {
+		const struct hog_path *p = &f->paths[i];
+
+		/* the boot phase and checks-off ways are notes of their own */
+		if (hog_rules_is_boot(r, p->holder) || path_quiesced(r, p))
+			continue;
+		if (!p->lastput)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+static int sleep_unsure(const struct hog_prog *prog, const struct hog_finding *f)
 {
 	return hog_kind_sleeps(f->kind) &&
-	       (f->paths[0].lock.maybe_rel || (f->paths[0].limits & HOG_LIMIT_UNSURE));
+	       (f->paths[0].lock.maybe_rel || (f->paths[0].limits & HOG_LIMIT_UNSURE) ||
+		all_last_put(prog->rules, f));
 }
 
 /* A finding's class's base score, adjusted for its context (rules: rank). */
@@ -759,7 +786,7 @@ static int score(const struct hog_prog *prog, const struct hog_finding *f)
 	s += k->per_step * (p->nchain - 1);
 	if (f->batched)
 		s += k->batched;
-	if (sleep_unsure(f))
+	if (sleep_unsure(prog, f))
 		s += k->unsure;
 	return s;
 }
@@ -1216,7 +1243,7 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		f->demoted = hog_intern(prog->strs, t);
 		free(t);
 	} else {
-		f->sev = hog_kind_sleeps(f->kind) && !sleep_unsure(f) ? HS_ERROR : HS_WARNING;
+		f->sev = hog_kind_sleeps(f->kind) && !sleep_unsure(prog, f) ? HS_ERROR : HS_WARNING;
 	}
 }
 

@@ -146,3 +146,37 @@ void own_meet(struct tup *a, const struct tup *b)
 		if (own_find(b, a->own[i].key) < 0)
 			own_del(a, i--);
 }
+
+/*
+ * A dec-and-test (rules: last-put: atomic_dec_and_test(),
+ * refcount_dec_and_lock()): its non-zero result says this put dropped
+ * the last reference, and the way past that test is the release.
+ * Each state splits in two, one per result, as a trylock's does, so
+ * that the test of the result keeps only its own way.
+ */
+void last_put_call(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	struct tset out = { 0 };
+	int i;
+
+	if (e->dst < 0 || !e->callee || !hog_rules_is_last_put(fs->c->rules, e->callee))
+		return;
+	for (i = 0; i < set->n; i++) {
+		struct tup t = set->t[i];
+		const struct fact *f = fact_get(&t, e->dst);
+		int k = f ? f->kind : FK_NONE;
+
+		if (k != FK_ZERO && k != FK_NONZERO) {
+			struct tup z = t;
+
+			fact_set(&z, e->dst, FK_ZERO, 0);
+			tset_add(&out, &z);
+			fact_set(&t, e->dst, FK_NONZERO, 0);
+		}
+		if (k != FK_ZERO && !t.lastput)
+			t.lastput = e->callee;
+		tset_add(&out, &t);
+	}
+	tset_free(set);
+	*set = out;
+}

@@ -283,7 +283,7 @@ static void context_json(json_t *o, const struct hog_path *p)
 				      "line", r->line, "col", r->col));
 }
 
-/* What one way says beyond its chain: cut short, held on entry, cold, its context. */
+/* What one way says beyond its chain: cut short, held on entry, cold, a release, its context. */
 static void way_json(json_t *o, const struct hog_path *p)
 {
 	if (p->limits)
@@ -292,6 +292,8 @@ static void way_json(json_t *o, const struct hog_path *p)
 		json_object_set_new(o, "held_on_entry", json_true());
 	if (p->cold)
 		json_object_set_new(o, "cold", json_string(p->cold));
+	if (p->lastput)
+		json_object_set_new(o, "last_put", json_string(p->lastput));
 	context_json(o, p);
 }
 

@@ -118,6 +118,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->rel_reasons);
 	hog_vec_free(&r->branch_funcs);
 	hog_vec_free(&r->rare_funcs);
+	hog_vec_free(&r->lastput_funcs);
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
 	hog_vec_free(&r->cb_locks);
@@ -1288,6 +1289,11 @@ int hog_rules_is_rare(const struct hog_rules *r, const char *name)
 	return in_list(&r->rare_funcs, name);
 }
 
+int hog_rules_is_last_put(const struct hog_rules *r, const char *name)
+{
+	return in_list(&r->lastput_funcs, name);
+}
+
 int hog_rules_is_current(const struct hog_rules *r, const char *name)
 {
 	return in_list(&r->current_funcs, name);
@@ -1784,6 +1790,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "rare"))
 		return parse_rare(p);
+	if (!strcmp(d, "last-put"))
+		return parse_words(p, &p->r->lastput_funcs, d);
 	if (!strcmp(d, "callback-break"))
 		return parse_callback_break(p);
 	if (!strcmp(d, "callback-release"))

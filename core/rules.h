@@ -223,6 +223,7 @@ struct hog_rules {
 	struct hog_vec diag_funcs;	/* "diagnostic": interned function names */
 	struct hog_vec anyctx_funcs;	/* "any-context": interned function names */
 	struct hog_vec rare_funcs;	/* "rare": interned function names */
+	struct hog_vec lastput_funcs;	/* "last-put": interned function names */
 	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
 	struct hog_vec cb_locks;	/* ... lock=EXPR (in the function's terms), NULL none */
@@ -283,6 +284,8 @@ int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name);
 int hog_rules_is_anyctx(const struct hog_rules *r, const char *name);
 /* Is name one of the "rare" entry points (kmem_cache_destroy, list_lru_destroy)? */
 int hog_rules_is_rare(const struct hog_rules *r, const char *name);
+/* Does name's non-zero result say the count dropped to zero (atomic_dec_and_test)? */
+int hog_rules_is_last_put(const struct hog_rules *r, const char *name);
 /* Is name one of the "current-task" functions (get_current)? */
 int hog_rules_is_current(const struct hog_rules *r, const char *name);
 /*

@@ -213,6 +213,7 @@ static int same_locks(const struct tup *a, const struct tup *b)
 	    a->pf != b->pf || a->nrel != b->nrel || a->pc_param != b->pc_param ||
 	    a->pc_op != b->pc_op || a->pc_mask != b->pc_mask || a->pc_soft != b->pc_soft ||
 	    a->batched != b->batched || a->offkey != b->offkey || !a->cold != !b->cold ||
+	    !a->lastput != !b->lastput ||
 	    a->ctxclear != b->ctxclear || !own_eq(a, b))
 		return 0;
 	for (i = 0; i < a->nheld; i++)
@@ -316,6 +317,8 @@ static void tup_meet(struct tup *a, const struct tup *b)
 	/* an error path only where every path is one */
 	if (!b->cold)
 		a->cold = NULL;
+	if (!b->lastput)
+		a->lastput = NULL;
 	if (a->offkey != b->offkey)
 		a->offkey = 0;
 	/* a context is ruled out where every path ruled it out */

@@ -19,15 +19,17 @@
 /*
  * Which of a function's costs it keeps when it has more than MAX_COSTS,
  * and which way to one site stands for all: not through a function
- * that rarely runs (hog_cost.cold) first, then sleeping (the checker's
- * rank), then those the catalogue names, then with IRQs off, then the
- * shortest chains.  A cost reached both ways is so not cold.
+ * that rarely runs (hog_cost.cold) first, then not only past a last put
+ * (hog_cost.lastput), then sleeping (the checker's rank), then those the
+ * catalogue names, then with IRQs off, then the shortest chains.  A
+ * cost reached both ways is so not cold, and not only a release.
  */
 #define COLD_RANK 100000
+#define LASTPUT_RANK 50000
 
 static int cost_rank(const struct hog_cost *c)
 {
-	int cold = c->cold ? COLD_RANK : 0;
+	int cold = (c->cold ? COLD_RANK : 0) + (c->lastput || c->lastput_here ? LASTPUT_RANK : 0);
 
 	return hog_checker(c->kind)->rank + c->listed * 4 + c->irqs_off * 2 - c->nchain - cold;
 }
