@@ -93,6 +93,12 @@ struct hog_cost {
 	 */
 	const char *lastput_here;
 	const char *lastput;
+	/*
+	 * Not costly where in_interrupt() is true (rules: cost
+	 * unless=in-interrupt: vfree() defers the free there): a caller
+	 * that has softirqs masked on every path drops it.
+	 */
+	int unless_intr;
 };
 
 /*

@@ -48,6 +48,7 @@ struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls
 		c->scales = tail->scales;
 		c->cold = tail->cold;
 		c->lastput = tail->lastput ? tail->lastput : tail->lastput_here;
+		c->unless_intr = tail->unless_intr;
 	}
 	c->when.arg = -1;
 	c->count_shift = -1;
@@ -408,6 +409,25 @@ static const char *set_cold(const struct tset *set)
 	return set->n ? set->t[0].cold : NULL;
 }
 
+/*
+ * in_interrupt() is true on every path: a lock that masks softirqs is
+ * held (spin_lock_bh()), or the function runs as a softirq or hard IRQ
+ * callback.
+ */
+static int set_in_interrupt(const struct tset *set)
+{
+	int i, j;
+
+	for (i = 0; i < set->n; i++) {
+		for (j = 0; j < set->t[i].nheld; j++)
+			if (set->t[i].held[j].bh)
+				break;
+		if (j == set->t[i].nheld)
+			return 0;
+	}
+	return set->n > 0;
+}
+
 /* The dec-and-test every state went past with a non-zero result, NULL if some did not. */
 static const char *set_lastput(const struct tset *set)
 {
@@ -703,13 +723,14 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		return;
 	/* this call rarely runs, or every state got here past one that does */
 	cold = is_cold(fs, e->callee, s) ? e->callee : set_cold(set);
-	if (s->self) {
+	if (s->self && !(s->self->unless_intr && set_in_interrupt(set))) {
 		struct hog_cost *c = eng_cost_new(fs, s->self->kind, s->self->cls,
 						  s->self->reason, e->callee, 0, e->line,
 						  e->col, NULL);
 
 		c->batched = s->self->batched;
 		c->offkey = s->self->offkey;
+		c->unless_intr = s->self->unless_intr;
 		c->cold = cold;
 		eng_cost_at(fs, set, c);
 	}
@@ -724,6 +745,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		if (ok < 0 && cond.arg < 0 && t->when.inferred)
 			ok = 1;
 		if (ok == 0 || (ok < 0 && cond.arg < 0))
+			continue;
+		if (t->unless_intr && set_in_interrupt(set))
 			continue;
 		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
 				 e->line, e->col, t);
@@ -898,8 +921,11 @@ void eng_rule_cost(struct fs *fs, const struct tset *set, const struct callv *cv
 
 	if (ok != 1 && cond.arg < 0)
 		return;
+	if (cr->unless_intr && set_in_interrupt(set))
+		return;
 	c = eng_cost_new(fs, k, cr->cls, put_reason(fs, e, cr), e->callee, 1, e->line, e->col, NULL);
 	c->preempt_ok = cr->preempt_held;
+	c->unless_intr = cr->unless_intr;
 	if (ok != 1) {
 		c->when = cond;
 		/* only our callers can tell: no finding here */

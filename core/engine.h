@@ -91,6 +91,11 @@ struct held {
 	 */
 	int entry;
 	int ctx;	/* not a lock: the callback context fs->c->entry (rules: context) */
+	/*
+	 * Softirqs are masked while it is held (rules: lock bh=disable), or
+	 * it is a softirq or hard IRQ context: in_interrupt() is true.
+	 */
+	int bh;
 };
 
 struct fact {

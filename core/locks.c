@@ -59,6 +59,7 @@ static struct held *acquire(struct fs *fs, struct tup *t, const char *expr, cons
 	h->maybe_released = 0;
 	h->entry = 0;
 	h->ctx = 0;
+	h->bh = 0;
 	return h;
 }
 
@@ -240,6 +241,7 @@ static void seed_context(struct fs *fs, struct tup *t)
 	if (h) {
 		h->entry = 1;
 		h->ctx = 1;
+		h->bh = 1;
 	}
 }
 
@@ -397,6 +399,7 @@ static int lock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 {
 	const struct hog_event *e = cv->ev;
 	struct tup fail = *t;
+	struct held *h;
 	int ok;
 
 	if (lk->irq == HIRQ_SAVE) {
@@ -406,7 +409,9 @@ static int lock_rule(struct fs *fs, struct tup *t, const struct callv *cv,
 	} else if (lk->irq == HIRQ_DISABLE) {
 		t->irq = HOG_IRQ_OFF;
 	}
-	acquire(fs, t, eng_arg_addr(cv, lk->arg), NULL, lk->lock_kind, lk->sleeping, e->line);
+	h = acquire(fs, t, eng_arg_addr(cv, lk->arg), NULL, lk->lock_kind, lk->sleeping, e->line);
+	if (h && lk->bh_off)
+		h->bh = 1;
 	if (lk->op != HOP_TRYLOCK)
 		return 0;
 	if (e->dst < 0) {

@@ -1313,10 +1313,10 @@ int hog_rules_release_by_name(const struct hog_rules *r, const char *name)
 static int key_allowed(enum hog_rule_kind k, const char *key)
 {
 	static const char *const allowed[HR_NKINDS] = {
-		[HR_LOCK] = " op arg kind irq cond flags bit ",
+		[HR_LOCK] = " op arg kind irq cond flags bit bh ",
 		[HR_IRQ] = " op flags ",
 		[HR_PREEMPT] = " op when ",
-		[HR_COST] = " class when release preempt ",
+		[HR_COST] = " class when release preempt unless ",
 		[HR_LOCKBREAK] = " op arg ",
 		[HR_PASSTHROUGH] = " arg ",
 		[HR_ATOMIC] = " arg ",
@@ -1388,6 +1388,14 @@ static int parse_key(struct parse *p, enum hog_rule_kind kind, struct hog_rule *
 		if (strcmp(t->val, "defer"))
 			return perr(p, "bad release '%s' (release=defer)", t->val);
 		x->release_defers = 1;
+	} else if (!strcmp(t->key, "bh")) {
+		if (strcmp(t->val, "disable"))
+			return perr(p, "bad bh '%s' (bh=disable)", t->val);
+		x->bh_off = 1;
+	} else if (!strcmp(t->key, "unless")) {
+		if (strcmp(t->val, "in-interrupt"))
+			return perr(p, "bad unless '%s' (unless=in-interrupt)", t->val);
+		x->unless_intr = 1;
 	} else if (!strcmp(t->key, "preempt")) {
 		char *end;
 		long n = strtol(t->val, &end, 0);

@@ -64,6 +64,8 @@ struct hog_rule {
 	const char *cls;	/* cost class */
 	int release_defers;	/* cost release=defer: the last put only queues the release */
 	int preempt_held;	/* cost preempt=N: called with N preemption levels off, by contract */
+	int bh_off;		/* lock bh=disable: taking it masks softirqs (spin_lock_bh()) */
+	int unless_intr;	/* cost unless=in-interrupt: not costly where in_interrupt() is true */
 	const char *reason;
 	struct hog_when when;
 	/* kernel versions it applies to: since <= v < until; 0 no limit */

@@ -176,7 +176,12 @@ static void test_cost_and_others(void **state)
 		"lockbreak plain_break arg=2\n"
 		"passthrough spinlock_check arg=0\n"
 		"atomic atomic_long_add arg=arg1\n"
-		"cheap find_next_bit\n"), 0);
+		"cheap find_next_bit\n"
+		"cost vfree class=sleep unless=in-interrupt \"may sleep\"\n"
+		"lock spin_lock_bh op=acquire arg=0 kind=spin bh=disable\n"), 0);
+	assert_true(find(t, "vfree", HR_COST)->unless_intr);
+	assert_true(find(t, "spin_lock_bh", HR_LOCK)->bh_off);
+	assert_false(find(t, "css_put", HR_COST)->unless_intr);
 	x = find(t, "kmalloc", HR_COST);
 	assert_non_null(x);
 	assert_ptr_equal(x->cls, hog_intern(t->strs, "sleep"));
@@ -510,6 +515,11 @@ static void test_err_values(void **state)
 		   "t.rules:1: listwalk is ignore or report, not 'maybe'");
 	expect_err(t, "loop nest=flat\n", "t.rules:1: nest is fold or report, not 'flat'");
 	expect_err(t, "loop 64\n", "t.rules:1: loop takes key=value settings, not '64'");
+	expect_err(t, "lock a op=acquire arg=0 kind=spin bh=on\n",
+		   "t.rules:1: bad bh 'on' (bh=disable)");
+	expect_err(t, "cost a class=sleep unless=bh \"why\"\n",
+		   "t.rules:1: bad unless 'bh' (unless=in-interrupt)");
+	expect_err(t, "irq a op=disable bh=disable\n", "t.rules:1: irq does not take 'bh'");
 }
 
 static void test_err_when(void **state)
@@ -808,6 +818,11 @@ static void test_rank_and_release_words(void **state)
 		   "t.rules:1: rare takes function names or STRUCT.FIELD, not 'a.b.c'");
 	expect_err(t, "rank adjust bogus=1\n", "t.rules:1: unknown rank adjustment 'bogus'");
 	expect_err(t, "rank sleep\n", "t.rules:1: rank takes key=value settings, not 'sleep'");
+	assert_int_equal(parse(t, "last-put atomic_dec_and_test refcount_dec_and_lock\n"), 0);
+	assert_true(hog_rules_is_last_put(t->r, "refcount_dec_and_lock"));
+	assert_false(hog_rules_is_last_put(t->r, "atomic_dec"));
+	expect_err(t, "last-put\n", "t.rules:1: last-put needs words");
+	expect_err(t, "last-put a.b\n", "t.rules:1: last-put takes identifier words, not 'a.b'");
 	expect_err(t, "release-by-name\n", "t.rules:1: release-by-name needs words");
 	expect_err(t, "release-by-name un-lock\n",
 		   "t.rules:1: release-by-name takes identifier words, not 'un-lock'");
