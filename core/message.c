@@ -156,9 +156,6 @@ void hog_finding_lines(const struct hog_finding *f, int max_callers, hog_line_fn
 		emit(fn, ctx, HOG_LINE_DEMOTED, p->file, p->line, p->col,
 		     hog_xasprintf("a warning, not an error: the chain gives up %s, a lock of its class under another name, which may be this one",
 				   p->lock.maybe_rel));
-	else if (f->sev == HS_WARNING && hog_kind_sleeps(f->kind) && (p->limits & HOG_LIMIT_UNSURE))
-		emit(fn, ctx, HOG_LINE_DEMOTED, p->file, p->line, p->col,
-		     hog_xstrdup("a warning, not an error: the analysis of a function on the way was cut short where it decides what is held"));
 	else if (f->sev == HS_WARNING && hog_kind_sleeps(f->kind) && p->lastput)
 		emit(fn, ctx, HOG_LINE_DEMOTED, p->file, p->line, p->col,
 		     hog_xasprintf("a warning, not an error: it is a release, reached only when %s() finds the count dropped to zero; it runs under the lock only if this put can drop the last reference",

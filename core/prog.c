@@ -1214,6 +1214,27 @@ static char *cold_reason(const struct hog_finding *f)
  * note_reason()'s and, for loops, nest_reason()'s and bound_reason()'s;
  * the rest are warnings.
  */
+/*
+ * A sleep on a way through a function whose analysis was cut short
+ * where it decides what is held (recursion short of its fixed point,
+ * facts past what a state tracks): the analysis cannot vouch that the
+ * lock is held there.  On the whole kernel every such sleep was false
+ * when triaged (a lock the callee drops under another spelling, IRQs
+ * restored through a flags pointer, a constant that rules the sleep
+ * out), so it is a note, which --all shows with the reason.  A lock of
+ * the held one's class given up under another name (maybe_rel) keeps
+ * the warning, and so does a release past a last put.
+ */
+static char *unsure_reason(const struct hog_prog *prog, const struct hog_finding *f)
+{
+	const struct hog_path *p = &f->paths[0];
+
+	if (!hog_kind_sleeps(f->kind) || p->lock.maybe_rel || all_last_put(prog->rules, f) ||
+	    !(p->limits & HOG_LIMIT_UNSURE))
+		return NULL;
+	return hog_xstrdup("the analysis of a function on the way was cut short where it decides what is held: it cannot tell that the lock is still held there");
+}
+
 static void rate(struct hog_prog *prog, struct hog_finding *f)
 {
 	const char *arg;
@@ -1230,6 +1251,8 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		loop_why = rare_reason(f);
 	if (!why && !loop_why)
 		loop_why = cold_reason(f);
+	if (!why && !loop_why)
+		loop_why = unsure_reason(prog, f);
 
 	f->score = score(prog, f);
 	if (loop_why) {
