@@ -728,13 +728,6 @@ static int way_better(const struct hog_rules *r, const struct hog_path *a,
 }
 
 /*
- * A sleep is a claim of a bug only when the lock is surely held: a chain
- * that gives up a lock of its class under another name may have given
- * up this one, and a way through a function whose analysis was cut
- * short where it decides lock state (recursion, dataflow, correlated
- * tests dropped) may hold it only on paths the code never takes.
- */
-/*
  * Every way to it is a release, past a dec-and-test's non-zero result
  * (rules: last-put): it runs only if that put drops the last reference,
  * which a holder that keeps one of its own never does.  Whether it
@@ -757,6 +750,14 @@ static int all_last_put(const struct hog_rules *r, const struct hog_finding *f)
 	return n > 0;
 }
 
+/*
+ * A sleep is a claim of a bug only when the lock is surely held: a chain
+ * that gives up a lock of its class under another name may have given
+ * up this one, a way through a function whose analysis was cut short
+ * where it decides lock state (recursion, dataflow, correlated tests
+ * dropped) may hold it only on paths the code never takes, and a
+ * release past a last put runs only if that put is the last.
+ */
 static int sleep_unsure(const struct hog_prog *prog, const struct hog_finding *f)
 {
 	return hog_kind_sleeps(f->kind) &&
@@ -1208,13 +1209,6 @@ static char *cold_reason(const struct hog_finding *f)
 }
 
 /*
- * The score orders findings (highest first); the weights are policy,
- * in the catalogue's "rank" lines.  The severity is not: sleeping is
- * an error, outside the boot phase; the reasons for a note are
- * note_reason()'s and, for loops, nest_reason()'s and bound_reason()'s;
- * the rest are warnings.
- */
-/*
  * A sleep on a way through a function whose analysis was cut short
  * where it decides what is held (recursion short of its fixed point,
  * facts past what a state tracks): the analysis cannot vouch that the
@@ -1235,6 +1229,15 @@ static char *unsure_reason(const struct hog_prog *prog, const struct hog_finding
 	return hog_xstrdup("the analysis of a function on the way was cut short where it decides what is held: it cannot tell that the lock is still held there");
 }
 
+/*
+ * The score orders findings (highest first); the weights are policy,
+ * in the catalogue's "rank" lines.  The severity is not: sleeping is
+ * an error, outside the boot phase, when the lock is surely held
+ * (sleep_unsure()), else a warning or, past an analysis cut short, a
+ * note (unsure_reason()); the reasons for a note are note_reason()'s
+ * and, for loops, nest_reason()'s and bound_reason()'s; the rest are
+ * warnings.
+ */
 static void rate(struct hog_prog *prog, struct hog_finding *f)
 {
 	const char *arg;
