@@ -528,6 +528,8 @@ static json_t *rule_json(const struct hog_rule *x)
 		json_object_set_new(o, "lock_kind", json_string(x->lock_kind));
 		json_object_set_new(o, "irq", json_string(iops[x->irq]));
 		json_object_set_new(o, "sleeping", json_boolean(x->sleeping));
+		if (x->bh_off)
+			json_object_set_new(o, "bh", json_string("disable"));
 	}
 	if (x->kind == HR_IRQ)
 		json_object_set_new(o, "op", json_string(iops[x->op]));
@@ -543,6 +545,12 @@ static json_t *rule_json(const struct hog_rule *x)
 		json_object_set_new(o, "class", json_string(x->cls));
 	if (x->reason)
 		json_object_set_new(o, "reason", json_string(x->reason));
+	if (x->release_defers)
+		json_object_set_new(o, "release", json_string("defer"));
+	if (x->preempt_held)
+		json_object_set_new(o, "preempt", json_integer(x->preempt_held));
+	if (x->unless_intr)
+		json_object_set_new(o, "unless", json_string("in-interrupt"));
 	if (x->when.arg >= 0)
 		json_object_set_new(o, "when", json_pack("{s:i,s:s#,s:I}", "arg", x->when.arg,
 							 "op", &x->when.op, 1,

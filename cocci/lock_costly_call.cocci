@@ -372,7 +372,7 @@ COSTS = {
     'clear_user': ('fault', 'may fault on user memory and sleep'),
     'strncpy_from_user': ('fault', 'may fault on user memory and sleep'),
     'vfree': ('sleep', 'may sleep outside interrupt context'),
-    'kvfree': ('sleep', "vfree()s vmalloc'ed memory, which may sleep"),
+    'kvfree': ('sleep', "vfree()s vmalloc'ed memory, which may sleep outside interrupt context"),
     'vunmap': ('sleep', 'may sleep'),
     'vm_unmap_ram': ('sleep', 'may sleep'),
     'vmap': ('sleep', 'may sleep'),
