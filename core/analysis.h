@@ -217,6 +217,12 @@ struct hog_lockref {
 	 */
 	int entry;
 	/*
+	 * The lock is one global variable (or a field of one), not per
+	 * object, per CPU or per bucket: every CPU that takes it takes
+	 * the same cache line.
+	 */
+	int global;
+	/*
 	 * Not a lock: the atomic context the holder runs in as a registered
 	 * callback (rules: context), and where it is registered (func NULL
 	 * for a lock).

@@ -161,6 +161,7 @@ static void name_held(struct fs *fs, const struct held *h, struct hog_lockref *o
 	out->line = h->line;
 	/* a callback's context is held on entry by its registration, no annotation */
 	out->entry = h->entry && !h->ctx;
+	out->global = !h->ctx && hog_expr_is_global(h->expr) && !strchr(h->expr, '[');
 	if (h->ctx && fs->c->entry) {
 		out->reg = fs->c->entry->reg;
 		out->reg_var = fs->c->entry->reg_var;

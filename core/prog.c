@@ -814,11 +814,37 @@ static const char *release_defers(const struct hog_prog *prog, const struct hog_
 	return NULL;
 }
 
+static int way_through(const struct hog_path *w, const char *fn);
+
+/*
+ * A spinning lock that is one global variable, taken by a function
+ * every way to it runs through: the site is inside that lock's
+ * section whoever calls it.  The way that holds it, else NULL.
+ */
+static const struct hog_path *global_lock_way(const struct hog_finding *f)
+{
+	int i, j;
+
+	for (i = 0; i < f->npaths; i++) {
+		const struct hog_path *g = &f->paths[i];
+
+		if (!g->lock.global || g->lock.sleeping || g->lock.entry)
+			continue;
+		for (j = 0; j < f->npaths && (f->paths[j].holder == g->holder ||
+						 way_through(&f->paths[j], g->holder)); j++)
+			;
+		if (j == f->npaths)
+			return g;
+	}
+	return NULL;
+}
+
 static const char *note_reason(const struct hog_prog *prog, const struct hog_finding *f,
 			       const char **arg)
 {
 	const struct hog_path *p = &f->paths[0];
 	const char *lk = p->lock.kind ? p->lock.kind : "";
+	const struct hog_path *g;
 	const char *why;
 
 	*arg = p->holder;
@@ -870,6 +896,16 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		 * cache line, and one atomic is not a long IRQs-off stretch.
 		 */
 		return "one atomic on a global with no lock held: no other CPU waits for this section";
+	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && (g = global_lock_way(f))) {
+		/*
+		 * Each CPU that gets here has just pulled the lock's own
+		 * line; the global's bounces no more often than that.  Not
+		 * so under a per-object or per-CPU lock, where CPUs run the
+		 * section side by side (memcg_rstat_updated()).
+		 */
+		*arg = g->lock.name;
+		return "the lock %s is one global itself: every CPU that runs this section bounces its line already, and the atomic adds one cache miss to it";
+	}
 	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && (why = release_defers(prog, f)))
 		return why;
 	if (f->offkey > 0) {

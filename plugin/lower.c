@@ -1479,6 +1479,18 @@ static bool holds(enum tree_code c, HOST_WIDE_INT a, HOST_WIDE_INT b)
 	}
 }
 
+/* The one value every argument of phi is, else NULL. */
+static tree same_args(gphi *phi)
+{
+	tree a = gimple_phi_num_args(phi) ? gimple_phi_arg_def(phi, 0) : NULL_TREE;
+	unsigned i;
+
+	for (i = 1; a && i < gimple_phi_num_args(phi); i++)
+		if (gimple_phi_arg_def(phi, i) != a)
+			return NULL_TREE;
+	return a;
+}
+
 /* x = x + CST around the loop, through copies: SCEV wants more than we have pre-CCP. */
 static bool phi_step(class loop *loop, gphi *phi, HOST_WIDE_INT *step)
 {
@@ -1488,9 +1500,15 @@ static bool phi_step(class loop *loop, gphi *phi, HOST_WIDE_INT *step)
 
 	while (v && TREE_CODE(v) == SSA_NAME && n++ < 8) {
 		gassign *as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v));
+		gphi *merge = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(v));
 		enum tree_code code;
 		tree a;
 
+		/* two "goto again"s meet in one latch: the value both bring */
+		if (merge && merge != phi && (a = same_args(merge))) {
+			v = a;
+			continue;
+		}
 		if (!as)
 			return false;
 		code = gimple_assign_rhs_code(as);
@@ -1540,6 +1558,47 @@ static long long once_exit(class loop *loop, edge e, gphi *phi, enum tree_code c
 }
 
 /*
+ * "if (RB_WARN_ON(b, ++nr_loops > 2))": the exit tests "ret != 0" for
+ * ret = __builtin_expect(nr_loops > 2, 0), through conversions.  The
+ * comparison inside, in *code, *l and *r; left alone if there is none.
+ */
+static void tested_compare(enum tree_code *code, tree *l, tree *r)
+{
+	tree v = *l;
+	int n;
+
+	if ((*code != NE_EXPR && *code != EQ_EXPR) || !integer_zerop(*r))
+		return;
+	for (n = 0; n < 8 && v && TREE_CODE(v) == SSA_NAME; n++) {
+		gimple *d = SSA_NAME_DEF_STMT(v);
+		gcall *call = dyn_cast<gcall *>(d);
+
+		if (call && gimple_call_builtin_p(call, BUILT_IN_EXPECT)) {
+			v = gimple_call_arg(call, 0);
+			continue;
+		}
+		if (!is_gimple_assign(d))
+			return;
+		if (TREE_CODE_CLASS(gimple_assign_rhs_code(d)) == tcc_comparison) {
+			enum tree_code k = gimple_assign_rhs_code(d);
+			tree a = gimple_assign_rhs1(d);
+
+			if (*code == EQ_EXPR)
+				k = invert_tree_comparison(k, HONOR_NANS(a));
+			if (k == ERROR_MARK)
+				return;
+			*code = k;
+			*l = a;
+			*r = gimple_assign_rhs2(d);
+			return;
+		}
+		if (!gimple_assign_single_p(d) && !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)))
+			return;
+		v = gimple_assign_rhs1(d);
+	}
+}
+
+/*
  * "while (tries--)" and "for (i = 10; i; i--)": an exit tested on a
  * header phi that starts at a constant and moves by a constant step.
  * Pre-inline, before constant propagation, GCC's niter analysis often
@@ -1551,7 +1610,7 @@ static long long exit_count(class loop *loop, edge e)
 	gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
 	enum tree_code code;
 	tree l, r, v;
-	HOST_WIDE_INT rv, init, step;
+	HOST_WIDE_INT rv, init, step, add = 0;
 	gphi *phi = NULL;
 	long long k;
 
@@ -1560,6 +1619,7 @@ static long long exit_count(class loop *loop, edge e)
 	code = gimple_cond_code(c);
 	l = gimple_cond_lhs(c);
 	r = gimple_cond_rhs(c);
+	tested_compare(&code, &l, &r);
 	if (!const_value(r, &rv)) {
 		if (!const_value(l, &rv))
 			return -1;
@@ -1576,6 +1636,10 @@ static long long exit_count(class loop *loop, edge e)
 		else if (is_gimple_assign(d) && (gimple_assign_single_p(d) ||
 			 CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d))))
 			v = gimple_assign_rhs1(d);
+		/* "++nr_loops > 2": the phi plus one is tested */
+		else if (is_gimple_assign(d) && gimple_assign_rhs_code(d) == PLUS_EXPR && !add &&
+			 const_value(gimple_assign_rhs2(d), &add) && add && add > -4096 && add < 4096)
+			v = gimple_assign_rhs1(d);
 		else
 			break;
 	}
@@ -1589,7 +1653,7 @@ static long long exit_count(class loop *loop, edge e)
 		return -1;
 	/* the exit is taken when the condition matches the edge's sense */
 	for (k = 0; k <= 4096; k++) {
-		HOST_WIDE_INT val = init + k * step;
+		HOST_WIDE_INT val = init + k * step + add;
 		bool t = holds(code, val, rv);
 
 		if (t == !!(e->flags & EDGE_TRUE_VALUE))
@@ -1765,7 +1829,30 @@ static struct cap phi_cap(struct lower *L, struct cap_walk *w, gphi *phi, int de
 	return m;
 }
 
+/*
+ * A value of a type of 8 bits or fewer (a u8 count of ports, groups,
+ * entries) is at most 255, whatever it was computed from.  -1 if wider.
+ */
+static long long type_cap(tree v)
+{
+	tree t = TREE_TYPE(v);
+
+	return t && INTEGRAL_TYPE_P(t) && TYPE_PRECISION(t) <= 8 ? 255 : -1;
+}
+
+static struct cap walk_cap_1(struct lower *L, struct cap_walk *w, tree v, int depth);
+
 static struct cap walk_cap(struct lower *L, struct cap_walk *w, tree v, int depth)
+{
+	struct cap c = walk_cap_1(L, w, v, depth);
+	long long t = v ? type_cap(v) : -1;
+
+	if (t >= 0 && (c.max < 0 || c.max > t))
+		return cap_is(t);
+	return c;
+}
+
+static struct cap walk_cap_1(struct lower *L, struct cap_walk *w, tree v, int depth)
 {
 	gimple *d;
 
@@ -2146,7 +2233,8 @@ static long long table_cap(struct lower *L, class loop *loop)
  * "node = __next_node(node, mask)" while node < MAX_NUMNODES, and
  * for_each_set_bit()'s "bit = find_next_bit(addr, size, bit), bit <
  * size; bit++".  The counter moves on by at least one every round and
- * the loop leaves at a constant: at most that many rounds, plus one for
+ * the loop leaves at a constant, or at a value the rules cap
+ * (ieee80211_hw.queues): at most that many rounds, plus one for
  * a start at -1.  iter_call(): t is an iterator's result on the header
  * phi; the phi, and *step the rule's.
  */
@@ -2247,8 +2335,12 @@ static long long iter_exit(struct lower *L, class loop *loop, edge e)
 		gphi *phi = header_iv(loop, x);
 		int step;
 
-		if (!const_value(n ? gimple_cond_lhs(c) : gimple_cond_rhs(c), &k) || k < 0 ||
-		    k > (1 << 30) || (code != LT_EXPR && code != LE_EXPR))
+		tree lim = n ? gimple_cond_lhs(c) : gimple_cond_rhs(c);
+
+		/* a constant, or a value the rules cap (hw->queues) */
+		if (!const_value(lim, &k))
+			k = value_cap(L, lim);
+		if (k < 0 || k > (1 << 30) || (code != LT_EXPR && code != LE_EXPR))
 			continue;
 		if (!phi)
 			phi = iter_call(L, loop, x, &step);
@@ -2314,9 +2406,35 @@ static tree shift_count(tree n, int *sub)
 	return x;
 }
 
+static gassign *def_of(tree t, enum tree_code code);
+
+/*
+ * "while (len) { i = min(len, 32); ...; len -= i; }" (extract_entropy()):
+ * an unsigned counter that goes down by min(itself, C), C > 0, so by
+ * one at least while it is not zero: no more rounds than it starts at.
+ */
+static bool min_step_down(class loop *loop, gphi *phi)
+{
+	tree res = gimple_phi_result(phi), m;
+	gassign *sub = def_of(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)), MINUS_EXPR);
+	gassign *mn;
+	HOST_WIDE_INT k;
+
+	if (!sub || !TYPE_UNSIGNED(TREE_TYPE(res)) || strip_copies(gimple_assign_rhs1(sub)) != res)
+		return false;
+	m = gimple_assign_rhs2(sub);
+	if (!(mn = def_of(m, MIN_EXPR)))
+		return false;
+	if (strip_copies(gimple_assign_rhs1(mn)) == res)
+		return const_value(gimple_assign_rhs2(mn), &k) && k > 0;
+	return strip_copies(gimple_assign_rhs2(mn)) == res &&
+	       const_value(gimple_assign_rhs1(mn), &k) && k > 0;
+}
+
 /*
  * A header phi that starts at parameter N, or at 1 << (N - sub), and
- * steps down by one: N, else -1; *shift as for exit_param().
+ * steps down by one (or by min(itself, C)): N, else -1; *shift as for
+ * exit_param().
  */
 static int down_from_param(struct lower *L, class loop *loop, gphi *phi, int *shift)
 {
@@ -2325,8 +2443,8 @@ static int down_from_param(struct lower *L, class loop *loop, gphi *phi, int *sh
 	tree init, x;
 	int sub;
 
-	if (!phi_step(loop, phi, &step) ||
-	    signed_step(TREE_TYPE(gimple_phi_result(phi)), step) != -1)
+	if ((!phi_step(loop, phi, &step) ||
+	     signed_step(TREE_TYPE(gimple_phi_result(phi)), step) != -1) && !min_step_down(loop, phi))
 		return -1;
 	init = PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop));
 	x = shift_count(init, &sub);
