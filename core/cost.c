@@ -356,6 +356,122 @@ static void when_from_dominators(struct fs *fs, struct hog_cost *c)
 	}
 }
 
+/*
+ * The tests of parameter bits every way to the edge (p, si) inside the
+ * loop went through: its own, then those on the edges into p and its
+ * dominators that are their only way in, up to the header.  Returns
+ * how many went in e[].
+ */
+/* Which of b's two ways leads to block to: 0 or 1, -1 if neither alone does. */
+static int succ_index(const struct hog_block *b, int to)
+{
+	if (b->nsucc != 2 || b->succ[0] == b->succ[1])
+		return b->nsucc == 1 && b->succ[0] == to ? 0 : -1;
+	return b->succ[0] == to ? 0 : b->succ[1] == to ? 1 : -1;
+}
+
+static const struct econd *edge_test(struct fs *fs, int from, int to)
+{
+	int si = succ_index(&fs->f->blocks[from], to);
+
+	return si >= 0 && fs->econd[2 * from + si].state > 0 ? &fs->econd[2 * from + si] : NULL;
+}
+
+static int round_tests(struct fs *fs, const struct hog_loop *l, int p, int si,
+		       const struct econd **e, int max)
+{
+	const struct hog_func *f = fs->f;
+	int b, n = 0, steps = 0;
+
+	if (si >= 0 && fs->econd[2 * p + si].state > 0)
+		e[n++] = &fs->econd[2 * p + si];
+	for (b = p; b != l->header && b > 0 && steps++ < f->nblocks; b = fs->idom[b]) {
+		const struct econd *ec;
+		int q;
+
+		if (!hog_loop_has(l, b))
+			break;
+		if (f->blocks[b].npred != 1)
+			continue;
+		q = f->blocks[b].pred[0];
+		if ((ec = edge_test(fs, q, b)) && n < max)
+			e[n++] = ec;
+	}
+	return n;
+}
+
+#define MAX_ROUND_TESTS 16
+
+/*
+ * What one way round needs of parameter arg: the bits that must be
+ * clear ('~', all of them) or the bits one of which must be set ('&').
+ */
+static void round_needs(const struct econd **e, int n, int arg, long long *clear, long long *set)
+{
+	int i;
+
+	*clear = 0;
+	*set = 0;
+	for (i = 0; i < n; i++) {
+		if (e[i]->param != arg)
+			continue;
+		if (e[i]->op == '~')
+			*clear |= e[i]->mask;
+		else if (e[i]->op == '&' && !*set)
+			*set = e[i]->mask;
+	}
+}
+
+/*
+ * A loop goes round only on the ways that reach a back edge.  When every
+ * such way tests the same parameter's bits the same way (rpm_suspend()'s
+ * "goto repeat"s all run only when !(rpmflags & RPM_ASYNC)), the loop's
+ * cost needs those bits: a caller passing RPM_ASYNC has no loop.  A back
+ * edge from an empty block that only joins the others is read through
+ * to the edges into it.
+ */
+void eng_loop_when(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
+{
+	const struct hog_func *f = fs->f;
+	const struct hog_block *h = &f->blocks[l->header];
+	const struct econd *e[MAX_ROUND_TESTS];
+	long long clear = -1, set = 0, cl, st;
+	int arg = -1, j, k, nway = 0;
+
+	if (c->when.arg >= 0 || !fs->idom)
+		return;
+	for (j = 0; j < h->npred; j++) {
+		int p = h->pred[j];
+		const struct hog_block *pb = &f->blocks[p];
+		int joins = pb->nev == 0 && pb->nphi == 0 && pb->nsucc == 1 && p != l->header;
+
+		if (!hog_loop_has(l, p))
+			continue;
+		for (k = 0; k < (joins ? pb->npred : 1); k++) {
+			int q = joins ? pb->pred[k] : p, to = joins ? p : l->header;
+			int si = succ_index(&f->blocks[q], to), n;
+
+			if (!hog_loop_has(l, q))
+				return;
+			n = round_tests(fs, l, q, si, e, MAX_ROUND_TESTS);
+			if (!n)
+				return;
+			if (arg < 0)
+				arg = e[0]->param;
+			round_needs(e, n, arg, &cl, &st);
+			clear &= cl;
+			set = st && (nway == 0 || set) ? set | st : 0;
+			nway++;
+		}
+	}
+	if (!nway || arg < 0 || (!clear && !set))
+		return;
+	c->when.arg = arg;
+	c->when.op = clear ? '~' : '&';
+	c->when.val = clear ? clear : set;
+	c->when.inferred = 1;
+}
+
 /* A fault on user memory with page faults off on every path fails instead of sleeping. */
 static int faults_off(const struct hog_cost *c, const struct tset *set)
 {

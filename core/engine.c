@@ -634,6 +634,7 @@ void eng_loop_cost(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
 	fs->cur_block = l->header;
 	lr->raw0 = nraws(fs);
 	eng_cost_at(fs, &entry, c);
+	eng_loop_when(fs, l, c);
 	lr->raw1 = nraws(fs);
 	lr->c = c;
 	lr->in_summary = fs->costs.n > ncost;

@@ -337,6 +337,9 @@ void last_put_call(struct fs *fs, struct tset *set, const struct hog_event *e);
 int own_eq(const struct tup *a, const struct tup *b);
 void own_meet(struct tup *a, const struct tup *b);
 
+/* cost.c: what a loop needs of the parameters to go round */
+void eng_loop_when(struct fs *fs, const struct hog_loop *l, struct hog_cost *c);
+
 /* locks.c: the transfer of calls, stores and assignments */
 const struct hog_rule *rule_of(struct fs *fs, const char *name, enum hog_rule_kind k);
 int has_any_rule(struct fs *fs, const char *name);

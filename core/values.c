@@ -169,6 +169,61 @@ static int neg_when(const struct pmap *pm, const struct hog_when *w, struct hog_
 	return -1;
 }
 
+/* Does a condition on a callee's argument hold for the constant cst?  1 or 0. */
+static int const_when(long long cst, const struct hog_when *w)
+{
+	int in;
+
+	switch (w->op) {
+	case '>':
+		return cst > w->val;
+	case '<':
+		return cst < w->val;
+	case 'i':
+	case 'x':
+		in = cst >= 0 && cst <= 63 && ((unsigned long long)w->val >> cst & 1);
+		return w->op == 'i' ? in : !in;
+	case '&':
+		return (cst & w->val) != 0;
+	case '~':
+		return (cst & w->val) == 0;
+	}
+	return cst == w->val;
+}
+
+static const struct hog_phi *phi_def(const struct hog_func *f, int var)
+{
+	int b, k;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (k = 0; k < f->blocks[b].nphi; k++)
+			if (f->blocks[b].phi[k].dst == var)
+				return &f->blocks[b].phi[k];
+	return NULL;
+}
+
+/*
+ * An argument that is a phi of constants, "timer_autosuspends ?
+ * (RPM_ASYNC | RPM_AUTO) : RPM_ASYNC" (pm_suspend_timer_fn()): the
+ * condition holds if it holds for one of them, and not if for none.
+ * 1, 0, or -1 when it holds for some and not others, or the phi has
+ * a value that is not a constant.
+ */
+static int phi_when(const struct hog_func *f, int var, const struct hog_when *w)
+{
+	const struct hog_phi *p = phi_def(f, var);
+	int i, yes = 0;
+
+	if (!p || !p->n)
+		return -1;
+	for (i = 0; i < p->n; i++) {
+		if (p->val[i].kind != HV_CONST)
+			return -1;
+		yes += const_when(p->val[i].cst, w);
+	}
+	return yes == p->n ? 1 : yes == 0 ? 0 : -1;
+}
+
 /*
  * Does a condition on a callee's argument hold at this call?  1 yes,
  * 0 no, -1 only our caller can tell: then *out is the condition on our
@@ -188,26 +243,16 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	v = arg_val(cv, w->arg);
 	if (!v)
 		return 0;
-	if (v->kind == HV_CONST && (w->op == '>' || w->op == '<'))
-		return w->op == '>' ? v->cst > w->val : v->cst < w->val;
-	if (v->kind == HV_CONST && (w->op == 'i' || w->op == 'x')) {
-		int in = v->cst >= 0 && v->cst <= 63 && ((unsigned long long)w->val >> v->cst & 1);
-
-		return w->op == 'i' ? in : !in;
-	}
-	if (v->kind == HV_CONST) {
-		if (w->op == '&')
-			return (v->cst & w->val) != 0;
-		if (w->op == '~')
-			return (v->cst & w->val) == 0;
-		return v->cst == w->val;
-	}
+	if (v->kind == HV_CONST)
+		return const_when(v->cst, w);
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
 	    !strpbrk(v->addr + 1, "/^#[")) {
 		*out = *w;
 		out->arg = hog_expr_param(v->addr);
 		return -1;
 	}
+	if (v->kind == HV_VAR && (m = phi_when(fs->f, v->var, w)) >= 0)
+		return m;
 	/* a capped value (rmqueue_bulk(..., batch, ...) with batch <= 63): never above K */
 	if (v->kind == HV_VAR && w->op == '>' && (m = hog_func_vcap(fs->f, v->var)) >= 0 &&
 	    m <= w->val)

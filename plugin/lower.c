@@ -909,16 +909,19 @@ static tree bool_not_param(tree l, enum tree_code *code)
 }
 
 /*
- * if (unlikely(abs(x) > t)) before folding: "_1 = x > t; _2 = (long) _1;
- * _3 = __builtin_expect (_2, 0); if (_3 != 0)" (vmstat's per-CPU diff
- * against its threshold).  The comparison behind the test, through
- * conversions and __builtin_expect, is what batch_cond() reads.
+ * The comparison behind a test of v against zero: "_1 = x > t; _2 =
+ * (long) _1; _3 = __builtin_expect (_2, 0); if (_3 != 0)" (vmstat's
+ * if (unlikely(abs(x) > t))), through conversions, __builtin_expect()
+ * and, if copies, plain copies ("int _____ret = ...; if (_____ret)" of
+ * RB_WARN_ON()).  Its code, inverted for a test of == 0, in *cmp, and
+ * its operands; false if there is none.
  */
-static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree_code code)
+static bool expect_compare(tree v, enum tree_code code, bool copies,
+			   enum tree_code *cmp, tree *a, tree *b)
 {
 	int n;
 
-	for (n = 0; n < 6 && v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v); n++) {
+	for (n = 0; n < 8 && v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v); n++) {
 		gimple *d = SSA_NAME_DEF_STMT(v);
 		gcall *call = dyn_cast<gcall *>(d);
 		gassign *as = dyn_cast<gassign *>(d);
@@ -928,21 +931,32 @@ static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree
 			continue;
 		}
 		if (!as)
-			return;
-		if (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as))) {
+			return false;
+		if (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)) ||
+		    (copies && gimple_assign_single_p(as))) {
 			v = gimple_assign_rhs1(as);
 			continue;
 		}
 		if (TREE_CODE_CLASS(gimple_assign_rhs_code(as)) != tcc_comparison)
-			return;
-		enum tree_code cmp = gimple_assign_rhs_code(as);
-
+			return false;
+		*a = gimple_assign_rhs1(as);
+		*b = gimple_assign_rhs2(as);
+		*cmp = gimple_assign_rhs_code(as);
 		if (code == EQ_EXPR)
-			cmp = invert_tree_comparison(cmp, false);
-		if (cmp != ERROR_MARK)
-			batch_cond(L, b, gimple_assign_rhs1(as), gimple_assign_rhs2(as), cmp);
-		return;
+			*cmp = invert_tree_comparison(*cmp, HONOR_NANS(*a));
+		return *cmp != ERROR_MARK;
 	}
+	return false;
+}
+
+/* What batch_cond() reads of a test against zero: the comparison behind it. */
+static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree_code code)
+{
+	enum tree_code cmp;
+	tree x, t;
+
+	if (expect_compare(v, code, false, &cmp, &x, &t))
+		batch_cond(L, b, x, t, cmp);
 }
 
 /* A test of l against zero: succ[0] is where l is non-zero (code NE_EXPR), or zero (EQ_EXPR). */
@@ -1559,43 +1573,22 @@ static long long once_exit(class loop *loop, edge e, gphi *phi, enum tree_code c
 
 /*
  * "if (RB_WARN_ON(b, ++nr_loops > 2))": the exit tests "ret != 0" for
- * ret = __builtin_expect(nr_loops > 2, 0), through conversions.  The
- * comparison inside, in *code, *l and *r; left alone if there is none.
+ * ret = __builtin_expect(nr_loops > 2, 0), through conversions and
+ * copies.  The comparison inside, in *code, *l and *r; left alone if
+ * there is none.
  */
 static void tested_compare(enum tree_code *code, tree *l, tree *r)
 {
-	tree v = *l;
-	int n;
+	enum tree_code cmp;
+	tree a, b;
 
 	if ((*code != NE_EXPR && *code != EQ_EXPR) || !integer_zerop(*r))
 		return;
-	for (n = 0; n < 8 && v && TREE_CODE(v) == SSA_NAME; n++) {
-		gimple *d = SSA_NAME_DEF_STMT(v);
-		gcall *call = dyn_cast<gcall *>(d);
-
-		if (call && gimple_call_builtin_p(call, BUILT_IN_EXPECT)) {
-			v = gimple_call_arg(call, 0);
-			continue;
-		}
-		if (!is_gimple_assign(d))
-			return;
-		if (TREE_CODE_CLASS(gimple_assign_rhs_code(d)) == tcc_comparison) {
-			enum tree_code k = gimple_assign_rhs_code(d);
-			tree a = gimple_assign_rhs1(d);
-
-			if (*code == EQ_EXPR)
-				k = invert_tree_comparison(k, HONOR_NANS(a));
-			if (k == ERROR_MARK)
-				return;
-			*code = k;
-			*l = a;
-			*r = gimple_assign_rhs2(d);
-			return;
-		}
-		if (!gimple_assign_single_p(d) && !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)))
-			return;
-		v = gimple_assign_rhs1(d);
-	}
+	if (!expect_compare(*l, *code, true, &cmp, &a, &b))
+		return;
+	*code = cmp;
+	*l = a;
+	*r = b;
 }
 
 /*
