@@ -1038,6 +1038,80 @@ static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const i
 	return -1;
 }
 
+/* Does every way to latch b pass the edge of a test of phi pi against k where it is not k? */
+static int latch_needs_other(struct lc_fn *F, const char *in, int h, const int *idom, int b,
+			     int pi, long long k)
+{
+	int x;
+
+	for (x = b; x != h && x > 0 && in[x]; x = idom[x]) {
+		struct lc_blk *q;
+		struct hog_val l, r;
+		int op, taken_true;
+
+		if (F->b[x].npred != 1)
+			continue;
+		q = &F->b[F->b[x].pred[0]];
+		if (!q->cmp.op || q->nsucc != 2 || q->succ[0] == q->succ[1])
+			continue;
+		l = resolve(F, q->cmp.l);
+		r = resolve(F, q->cmp.r);
+		op = q->cmp.op;
+		if (r.kind != HV_CONST) {
+			struct hog_val t = l;
+
+			l = r;
+			r = t;
+			op = swap_op(op);
+		}
+		if (r.kind != HV_CONST || r.cst != k || header_phi(F, l, h) != pi)
+			continue;
+		taken_true = q->succ[0] == x;
+		if ((op == CXBinaryOperator_EQ && !taken_true) ||
+		    (op == CXBinaryOperator_NE && taken_true))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * "if (prio == NORMAL) ... else if (!p) { prio = NORMAL; goto
+ * find_priolist; }": every way round needs a header value other than
+ * K and brings K back, so the loop goes round once at most (the
+ * plugin's latch_once()).
+ */
+static long long latch_once(struct lc_fn *F, const char *in, int h, const int *idom)
+{
+	int i, j;
+
+	for (i = 0; i < F->b[h].nphi; i++) {
+		int pi = F->b[h].phis[i], have = 0, ok = 1;
+		struct lc_phi *p = &F->phi[pi];
+		long long k = 0;
+
+		for (j = 0; j < p->n && ok; j++) {
+			struct hog_val v = resolve(F, p->val[j]);
+
+			if (!in[p->pred[j]])
+				continue;
+			if (v.kind != HV_CONST || (have && v.cst != k)) {
+				ok = 0;
+				break;
+			}
+			k = v.cst;
+			have = 1;
+		}
+		if (!ok || !have || F->var[p->dst].ptr)
+			continue;
+		for (j = 0; j < p->n && ok; j++)
+			if (in[p->pred[j]] && !latch_needs_other(F, in, h, idom, p->pred[j], pi, k))
+				ok = 0;
+		if (ok)
+			return 1;
+	}
+	return -1;
+}
+
 static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *idom)
 {
 	long long bound = -1;
@@ -1058,6 +1132,8 @@ static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *i
 				bound = n;
 		}
 	}
+	if (latch_once(F, in, h, idom) == 1 && (bound < 0 || bound > 1))
+		bound = 1;
 	return bound;
 }
 

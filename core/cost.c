@@ -827,6 +827,42 @@ static int sign_op(char op)
 	return op == '>' || op == '<';
 }
 
+/*
+ * A callee's loop that runs as many rounds as its parameter says, passed
+ * a constant above max-bound (the 96 bytes get_random_u16() asks of
+ * _get_random_bytes()): that many rounds at most, a bound of its own.
+ */
+#define PASSED_COUNT_SAID (1LL << 24)	/* as check_loop.c's LOOP_BOUND_SAID */
+
+static void passed_count(struct fs *fs, const struct callv *cv, const struct hog_cost *t,
+			 struct hog_cost *c)
+{
+	static const char unknown[] = "loop with a data-dependent trip count";
+	const struct hog_event *e = cv->ev;
+	char *r;
+	long long n;
+
+	/* bound_by_param()'s "argN > max-bound", not a sign test ("> 0") */
+	if (t->kind != HK_LOOP || t->when.arg < 0 || t->when.op != '>' || t->when.inferred != 1 ||
+	    t->when.val <= 0 || t->when.arg >= e->nargs || e->args[t->when.arg].kind != HV_CONST)
+		return;
+	n = e->args[t->when.arg].cst;
+	if (n < 0)
+		return;
+	if (t->count_shift >= 0)
+		n = n - t->count_shift < 62 ? (n <= t->count_shift ? 1 : 1LL << (n - t->count_shift)) : -1;
+	/* INT_MAX for "all of them" (sgl_free_order()) says no more than an unknown count */
+	if (n <= 0 || n >= PASSED_COUNT_SAID || (c->bound > 0 && n >= c->bound))
+		return;
+	c->bound = n;
+	/* say the count, unless the reason names a nest */
+	if (!c->reason || strncmp(c->reason, unknown, sizeof(unknown) - 1) || strstr(c->reason, ", around"))
+		return;
+	r = hog_xasprintf("loop of up to %lld iterations%s", n, c->reason + sizeof(unknown) - 1);
+	c->reason = eng_intern(fs, r);
+	free(r);
+}
+
 /* The callee's costs, carried to this call: extended by one step, in our terms. */
 static void callee_costs(struct fs *fs, const struct tset *set, const struct callv *cv,
 			 const struct hog_summary *s)
@@ -875,6 +911,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 			c->when = cond;
 			/* the callee's loop counts 1 << (our parameter - K) as it did its own */
 			c->count_shift = t->count_shift;
+		} else {
+			passed_count(fs, cv, t, c);
 		}
 		/*
 		 * A sign (or a loop's count) passed on from our own parameter:

@@ -205,9 +205,9 @@ static const struct hog_phi *phi_def(const struct hog_func *f, int var)
 /*
  * An argument that is a phi of constants, "timer_autosuspends ?
  * (RPM_ASYNC | RPM_AUTO) : RPM_ASYNC" (pm_suspend_timer_fn()): the
- * condition holds if it holds for one of them, and not if for none.
- * 1, 0, or -1 when it holds for some and not others, or the phi has
- * a value that is not a constant.
+ * condition holds if it holds for one of them (on the way that brings
+ * that one), and not if for none.  -1 if the phi has a value that is
+ * not a constant.
  */
 static int phi_when(const struct hog_func *f, int var, const struct hog_when *w)
 {
@@ -221,7 +221,7 @@ static int phi_when(const struct hog_func *f, int var, const struct hog_when *w)
 			return -1;
 		yes += const_when(p->val[i].cst, w);
 	}
-	return yes == p->n ? 1 : yes == 0 ? 0 : -1;
+	return yes > 0;
 }
 
 /*

@@ -1551,6 +1551,80 @@ static bool phi_step(class loop *loop, gphi *phi, HOST_WIDE_INT *step)
 	return false;
 }
 
+static tree strip_copies(tree t);
+
+/* Is x, an unsigned value, not zero in block bb: entered only on the way a test of it says so? */
+static bool tested_nonzero(basic_block bb, tree x)
+{
+	gcond *c;
+	edge e;
+
+	if (!single_pred_p(bb))
+		return false;
+	e = single_pred_edge(bb);
+	c = safe_dyn_cast<gcond *>(last_stmt(e->src));
+	if (!c || !integer_zerop(gimple_cond_rhs(c)) ||
+	    strip_copies(gimple_cond_lhs(c)) != strip_copies(x))
+		return false;
+	if (gimple_cond_code(c) == NE_EXPR)
+		return !!(e->flags & EDGE_TRUE_VALUE);
+	if (gimple_cond_code(c) == EQ_EXPR)
+		return !!(e->flags & EDGE_FALSE_VALUE);
+	return false;
+}
+
+/*
+ * v, brought round the loop on edge e, is res plus a constant of at
+ * least 1, or plus an unsigned count a test on the way said is not
+ * zero (taken as not wrapping, as bounds take counts as not negative).
+ */
+static bool adds_one_at_least(tree v, edge e, tree res)
+{
+	gassign *as;
+	HOST_WIDE_INT c;
+	tree a, b;
+
+	v = strip_copies(v);
+	as = v && TREE_CODE(v) == SSA_NAME ? dyn_cast<gassign *>(SSA_NAME_DEF_STMT(v)) : NULL;
+	if (!as || gimple_assign_rhs_code(as) != PLUS_EXPR)
+		return false;
+	a = gimple_assign_rhs1(as);
+	b = gimple_assign_rhs2(as);
+	if (strip_copies(a) != res)
+		std::swap(a, b);
+	if (strip_copies(a) != res)
+		return false;
+	if (const_value(b, &c))
+		return c >= 1;
+	return TREE_CODE(b) == SSA_NAME && INTEGRAL_TYPE_P(TREE_TYPE(b)) &&
+	       TYPE_UNSIGNED(TREE_TYPE(b)) &&
+	       (tested_nonzero(e->src, b) || tested_nonzero(gimple_bb(as), b));
+}
+
+/*
+ * "i += longs" when longs != 0, else "i++" (extract_entropy()'s rdseed
+ * loop): every way round, met in the latch, moves the counter up by at
+ * least one.  *step = 1 then bounds the rounds for an ordered exit.
+ */
+static bool phi_min_step_up(class loop *loop, gphi *phi, HOST_WIDE_INT *step)
+{
+	tree res = gimple_phi_result(phi);
+	tree v = strip_copies(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)));
+	gphi *merge;
+	unsigned i;
+
+	if (!v || TREE_CODE(v) != SSA_NAME)
+		return false;
+	merge = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(v));
+	if (!merge || merge == phi || !gimple_phi_num_args(merge))
+		return false;
+	for (i = 0; i < gimple_phi_num_args(merge); i++)
+		if (!adds_one_at_least(gimple_phi_arg_def(merge, i), gimple_phi_arg_edge(merge, i), res))
+			return false;
+	*step = 1;
+	return true;
+}
+
 /*
  * scoped_guard() of cleanup.h: "for (..., *done = NULL; ... && !done;
  * done = (void *)1)", a pointer that starts at one constant and is set
@@ -1589,6 +1663,11 @@ static void tested_compare(enum tree_code *code, tree *l, tree *r)
 	*code = cmp;
 	*l = a;
 	*r = b;
+}
+
+static bool ordered_code(enum tree_code code)
+{
+	return code == LT_EXPR || code == LE_EXPR || code == GT_EXPR || code == GE_EXPR;
 }
 
 /*
@@ -1642,7 +1721,9 @@ static long long exit_count(class loop *loop, edge e)
 		return -1;
 	if (!const_value(PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)), &init))
 		return -1;
-	if (!phi_step(loop, phi, &step))
+	/* a step of at least one bounds only an exit past a threshold */
+	if (!phi_step(loop, phi, &step) &&
+	    (!ordered_code(code) || add || !phi_min_step_up(loop, phi, &step)))
 		return -1;
 	/* the exit is taken when the condition matches the edge's sense */
 	for (k = 0; k <= 4096; k++) {
@@ -2400,6 +2481,7 @@ static tree shift_count(tree n, int *sub)
 }
 
 static gassign *def_of(tree t, enum tree_code code);
+static bool wrapped_const(tree t, HOST_WIDE_INT *v);
 
 /*
  * "while (len) { i = min(len, 32); ...; len -= i; }" (extract_entropy()):
@@ -2425,9 +2507,81 @@ static bool min_step_down(class loop *loop, gphi *phi)
 }
 
 /*
- * A header phi that starts at parameter N, or at 1 << (N - sub), and
- * steps down by one (or by min(itself, C)): N, else -1; *shift as for
- * exit_param().
+ * The loop leaves when phi is below t, on an exit that dominates the
+ * latch ("if (len < CHACHA_BLOCK_SIZE) { ...; break; }"): the most such
+ * t, 0 if none.
+ */
+static HOST_WIDE_INT exit_below(class loop *loop, gphi *phi)
+{
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	HOST_WIDE_INT best = 0, t;
+	unsigned i;
+	edge e;
+
+	FOR_EACH_VEC_ELT(exits, i, e) {
+		gcond *c = safe_dyn_cast<gcond *>(last_stmt(e->src));
+		bool taken = !!(e->flags & EDGE_TRUE_VALUE);
+		enum tree_code code;
+
+		if (!c || !dominated_by_p(CDI_DOMINATORS, loop->latch, e->src) ||
+		    header_iv(loop, gimple_cond_lhs(c)) != phi ||
+		    !const_value(gimple_cond_rhs(c), &t))
+			continue;
+		code = gimple_cond_code(c);
+		if (!taken)
+			code = invert_tree_comparison(code, false);
+		if (code == LE_EXPR)
+			t++;
+		else if (code != LT_EXPR)
+			continue;
+		if (t > best)
+			best = t;
+	}
+	return best;
+}
+
+/*
+ * "while (len) { if (len < 64) { ...; break; } ...; len -= 64; }": a
+ * counter going down by S that leaves before it is below S never
+ * wraps, and runs at most start / S <= start rounds.
+ */
+static bool guarded_step_down(class loop *loop, gphi *phi, HOST_WIDE_INT step)
+{
+	tree res = gimple_phi_result(phi);
+	gassign *add;
+
+	/* a size_t's "- 64" is "+ 2^64 - 64", which phi_step() does not read */
+	if (!step && (add = def_of(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)), PLUS_EXPR)) &&
+	    strip_copies(gimple_assign_rhs1(add)) == res &&
+	    TYPE_PRECISION(TREE_TYPE(res)) == 64 && !wrapped_const(gimple_assign_rhs2(add), &step))
+		step = 0;
+	return step < -1 && exit_below(loop, phi) >= -step;
+}
+
+/*
+ * "len -= min(32, len)" before the loop (_get_random_bytes()'s first
+ * block): at most len, whatever len was.  The value it is taken from,
+ * else init itself.
+ */
+static tree less_own_min(tree init)
+{
+	gassign *sub = def_of(init, MINUS_EXPR), *mn;
+	tree a;
+
+	if (!sub || !TYPE_UNSIGNED(TREE_TYPE(gimple_assign_lhs(sub))))
+		return init;
+	a = strip_copies(gimple_assign_rhs1(sub));
+	mn = def_of(gimple_assign_rhs2(sub), MIN_EXPR);
+	if (!mn || (strip_copies(gimple_assign_rhs1(mn)) != a &&
+		    strip_copies(gimple_assign_rhs2(mn)) != a))
+		return init;
+	return a;
+}
+
+/*
+ * A header phi that starts at parameter N (less min(N, C)), or at
+ * 1 << (N - sub), and steps down by one (or by min(itself, C), or by S
+ * while it leaves below S): N, else -1; *shift as for exit_param().
  */
 static int down_from_param(struct lower *L, class loop *loop, gphi *phi, int *shift)
 {
@@ -2436,10 +2590,13 @@ static int down_from_param(struct lower *L, class loop *loop, gphi *phi, int *sh
 	tree init, x;
 	int sub;
 
-	if ((!phi_step(loop, phi, &step) ||
-	     signed_step(TREE_TYPE(gimple_phi_result(phi)), step) != -1) && !min_step_down(loop, phi))
+	if (phi_step(loop, phi, &step))
+		step = signed_step(TREE_TYPE(gimple_phi_result(phi)), step);
+	else
+		step = 0;
+	if (step != -1 && !guarded_step_down(loop, phi, step) && !min_step_down(loop, phi))
 		return -1;
-	init = PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop));
+	init = less_own_min(PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)));
 	x = shift_count(init, &sub);
 	n = lh_value(L->m, x ? x : init);
 	*shift = x ? sub : -1;
@@ -2572,6 +2729,60 @@ static int exit_param(struct lower *L, class loop *loop, edge e, int *shift)
 	return -1;
 }
 
+/* Does the way to the latch pass the edge of a test of v against k where v != k? */
+static bool latch_needs_other(class loop *loop, gphi *v, HOST_WIDE_INT k)
+{
+	basic_block bb;
+
+	for (bb = loop->latch; bb && bb != loop->header;
+	     bb = get_immediate_dominator(CDI_DOMINATORS, bb)) {
+		gcond *c;
+		edge e;
+		HOST_WIDE_INT t;
+
+		if (!single_pred_p(bb))
+			continue;
+		e = single_pred_edge(bb);
+		c = safe_dyn_cast<gcond *>(last_stmt(e->src));
+		if (!c || header_iv(loop, gimple_cond_lhs(c)) != v ||
+		    !const_value(gimple_cond_rhs(c), &t) || t != k)
+			continue;
+		if ((gimple_cond_code(c) == EQ_EXPR && (e->flags & EDGE_FALSE_VALUE)) ||
+		    (gimple_cond_code(c) == NE_EXPR && (e->flags & EDGE_TRUE_VALUE)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * "if (prio != NORMAL) { ...; if (!p) { prio = NORMAL; goto find_priolist; } }"
+ * (i915_sched_lookup_priolist(), "recurses just once"): the way round
+ * needs a header value other than K, and brings K back.  The second
+ * round cannot go round again: one latch execution at most.
+ */
+static long long latch_once(class loop *loop)
+{
+	gphi_iterator gsi;
+
+	if (!loop->latch)
+		return -1;
+	for (gsi = gsi_start_phis(loop->header); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gphi *phi = gsi.phi();
+		tree back = strip_copies(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)));
+		gphi *merge = back && TREE_CODE(back) == SSA_NAME ?
+			      dyn_cast<gphi *>(SSA_NAME_DEF_STMT(back)) : NULL;
+		HOST_WIDE_INT k;
+
+		if (merge && merge != phi && (back = same_args(merge)))
+			back = strip_copies(back);
+		if (!INTEGRAL_TYPE_P(TREE_TYPE(gimple_phi_result(phi))) || !const_value(back, &k))
+			continue;
+		if (latch_needs_other(loop, phi, k))
+			return 1;
+	}
+	return -1;
+}
+
 /* The loop leaves at its first exit taken: the smallest count bounds it. */
 static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 {
@@ -2579,14 +2790,18 @@ static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 	unsigned i;
 	edge e;
 
-	FOR_EACH_VEC_ELT(exits, i, e) {
-		long long n = exit_count(loop, e);
+	long long n;
 
+	FOR_EACH_VEC_ELT(exits, i, e) {
+		n = exit_count(loop, e);
 		if (n < 0)
 			n = exit_cap(L, loop, e);
 		if (n >= 0 && (*bound < 0 || n < *bound))
 			*bound = n;
 	}
+	n = latch_once(loop);
+	if (n >= 0 && (*bound < 0 || n < *bound))
+		*bound = n;
 }
 
 /* The parameter some exit bounds the loop by, or -1; *shift: by 1 << (it - *shift). */
