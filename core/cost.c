@@ -321,6 +321,45 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
 	}
 }
 
+/* Which of b's two ways leads to block to: 0 or 1, -1 if neither alone does. */
+static int succ_index(const struct hog_block *b, int to)
+{
+	if (b->nsucc != 2 || b->succ[0] == b->succ[1])
+		return b->nsucc == 1 && b->succ[0] == to ? 0 : -1;
+	return b->succ[0] == to ? 0 : b->succ[1] == to ? 1 : -1;
+}
+
+/* The test of a parameter's bits on the edge from -> to, NULL if none. */
+static const struct econd *edge_test(struct fs *fs, int from, int to)
+{
+	int si = succ_index(&fs->f->blocks[from], to);
+
+	return si >= 0 && fs->econd[2 * from + si].state > 0 ? &fs->econd[2 * from + si] : NULL;
+}
+
+/*
+ * The tests of parameter bits every way to block `from` passes, nearest
+ * first: those on the edges into it and into its dominators that are
+ * their only way in, up to (not past) block `stop`, and inside loop l
+ * if one is given.  At most max of them in e[]; returns how many.
+ */
+static int dom_tests(struct fs *fs, int from, int stop, const struct hog_loop *l,
+		     const struct econd **e, int max)
+{
+	const struct hog_func *f = fs->f;
+	int b, n = 0, steps = 0;
+
+	for (b = from; n < max && b != stop && b > 0 && steps++ < f->nblocks; b = fs->idom[b]) {
+		const struct econd *ec;
+
+		if (l && !hog_loop_has(l, b))
+			break;
+		if (f->blocks[b].npred == 1 && (ec = edge_test(fs, f->blocks[b].pred[0], b)))
+			e[n++] = ec;
+	}
+	return n;
+}
+
 /*
  * No path condition: the nearest test of a parameter's bits whose one
  * way out is the only way to the cost (fgp_flags & FGP_STABLE before
@@ -331,73 +370,27 @@ static void when_from_paths(struct hog_cost *c, const struct tset *set)
  */
 static void when_from_dominators(struct fs *fs, struct hog_cost *c)
 {
-	const struct hog_func *f = fs->f;
-	int n, steps = 0;
+	const struct econd *e;
 
-	if (c->when.arg >= 0 || !fs->idom || fs->cur_block < 0)
+	if (c->when.arg >= 0 || !fs->idom || fs->cur_block < 0 ||
+	    !dom_tests(fs, fs->cur_block, -1, NULL, &e, 1))
 		return;
-	for (n = fs->cur_block; n > 0 && steps++ < f->nblocks; n = fs->idom[n]) {
-		const struct hog_block *b = &f->blocks[n];
-		const struct econd *e;
-		int p, si;
-
-		if (b->npred != 1)
-			continue;
-		p = b->pred[0];
-		si = f->blocks[p].succ[0] == n ? 0 : 1;
-		e = &fs->econd[2 * p + si];
-		if (e->state > 0) {
-			c->when.arg = e->param;
-			c->when.op = e->op;
-			c->when.val = e->mask;
-			c->when.inferred = 1;
-			return;
-		}
-	}
+	c->when.arg = e->param;
+	c->when.op = e->op;
+	c->when.val = e->mask;
+	c->when.inferred = 1;
 }
 
 /*
- * The tests of parameter bits every way to the edge (p, si) inside the
- * loop went through: its own, then those on the edges into p and its
- * dominators that are their only way in, up to the header.  Returns
- * how many went in e[].
+ * The tests of parameter bits every way round through the edge q -> to
+ * of loop l passes: the edge's own, then dom_tests() up to the header.
  */
-/* Which of b's two ways leads to block to: 0 or 1, -1 if neither alone does. */
-static int succ_index(const struct hog_block *b, int to)
-{
-	if (b->nsucc != 2 || b->succ[0] == b->succ[1])
-		return b->nsucc == 1 && b->succ[0] == to ? 0 : -1;
-	return b->succ[0] == to ? 0 : b->succ[1] == to ? 1 : -1;
-}
-
-static const struct econd *edge_test(struct fs *fs, int from, int to)
-{
-	int si = succ_index(&fs->f->blocks[from], to);
-
-	return si >= 0 && fs->econd[2 * from + si].state > 0 ? &fs->econd[2 * from + si] : NULL;
-}
-
-static int round_tests(struct fs *fs, const struct hog_loop *l, int p, int si,
+static int round_tests(struct fs *fs, const struct hog_loop *l, int q, int to,
 		       const struct econd **e, int max)
 {
-	const struct hog_func *f = fs->f;
-	int b, n = 0, steps = 0;
+	int n = !!(e[0] = edge_test(fs, q, to));
 
-	if (si >= 0 && fs->econd[2 * p + si].state > 0)
-		e[n++] = &fs->econd[2 * p + si];
-	for (b = p; b != l->header && b > 0 && steps++ < f->nblocks; b = fs->idom[b]) {
-		const struct econd *ec;
-		int q;
-
-		if (!hog_loop_has(l, b))
-			break;
-		if (f->blocks[b].npred != 1)
-			continue;
-		q = f->blocks[b].pred[0];
-		if ((ec = edge_test(fs, q, b)) && n < max)
-			e[n++] = ec;
-	}
-	return n;
+	return n + dom_tests(fs, q, l->header, l, e + n, max - n);
 }
 
 #define MAX_ROUND_TESTS 16
@@ -448,12 +441,11 @@ void eng_loop_when(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
 		if (!hog_loop_has(l, p))
 			continue;
 		for (k = 0; k < (joins ? pb->npred : 1); k++) {
-			int q = joins ? pb->pred[k] : p, to = joins ? p : l->header;
-			int si = succ_index(&f->blocks[q], to), n;
+			int q = joins ? pb->pred[k] : p, to = joins ? p : l->header, n;
 
 			if (!hog_loop_has(l, q))
 				return;
-			n = round_tests(fs, l, q, si, e, MAX_ROUND_TESTS);
+			n = round_tests(fs, l, q, to, e, MAX_ROUND_TESTS);
 			if (!n)
 				return;
 			if (arg < 0)
