@@ -2488,22 +2488,28 @@ static bool wrapped_const(tree t, HOST_WIDE_INT *v);
  * an unsigned counter that goes down by min(itself, C), C > 0, so by
  * one at least while it is not zero: no more rounds than it starts at.
  */
+/* m is min(x, other) through copies: other, else NULL_TREE. */
+static tree min_other(tree m, tree x)
+{
+	gassign *mn = def_of(m, MIN_EXPR);
+
+	if (!mn)
+		return NULL_TREE;
+	if (strip_copies(gimple_assign_rhs1(mn)) == x)
+		return gimple_assign_rhs2(mn);
+	return strip_copies(gimple_assign_rhs2(mn)) == x ? gimple_assign_rhs1(mn) : NULL_TREE;
+}
+
 static bool min_step_down(class loop *loop, gphi *phi)
 {
-	tree res = gimple_phi_result(phi), m;
+	tree res = gimple_phi_result(phi), o;
 	gassign *sub = def_of(PHI_ARG_DEF_FROM_EDGE(phi, loop_latch_edge(loop)), MINUS_EXPR);
-	gassign *mn;
 	HOST_WIDE_INT k;
 
 	if (!sub || !TYPE_UNSIGNED(TREE_TYPE(res)) || strip_copies(gimple_assign_rhs1(sub)) != res)
 		return false;
-	m = gimple_assign_rhs2(sub);
-	if (!(mn = def_of(m, MIN_EXPR)))
-		return false;
-	if (strip_copies(gimple_assign_rhs1(mn)) == res)
-		return const_value(gimple_assign_rhs2(mn), &k) && k > 0;
-	return strip_copies(gimple_assign_rhs2(mn)) == res &&
-	       const_value(gimple_assign_rhs1(mn), &k) && k > 0;
+	o = min_other(gimple_assign_rhs2(sub), res);
+	return o && const_value(o, &k) && k > 0;
 }
 
 /*
@@ -2565,17 +2571,13 @@ static bool guarded_step_down(class loop *loop, gphi *phi, HOST_WIDE_INT step)
  */
 static tree less_own_min(tree init)
 {
-	gassign *sub = def_of(init, MINUS_EXPR), *mn;
+	gassign *sub = def_of(init, MINUS_EXPR);
 	tree a;
 
 	if (!sub || !TYPE_UNSIGNED(TREE_TYPE(gimple_assign_lhs(sub))))
 		return init;
 	a = strip_copies(gimple_assign_rhs1(sub));
-	mn = def_of(gimple_assign_rhs2(sub), MIN_EXPR);
-	if (!mn || (strip_copies(gimple_assign_rhs1(mn)) != a &&
-		    strip_copies(gimple_assign_rhs2(mn)) != a))
-		return init;
-	return a;
+	return min_other(gimple_assign_rhs2(sub), a) ? a : init;
 }
 
 /*
