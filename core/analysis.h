@@ -247,6 +247,7 @@ struct hog_path {
 	int scales;		/* loops: hog_cost.scales */
 	const char *cold;	/* hog_cost.cold */
 	const char *lastput;	/* hog_cost.lastput */
+	const char *reason;	/* the cost's reason on this way (a caller's count may bound it) */
 	/*
 	 * Loops at the holder's own site: the trip count is the holder's
 	 * parameter count_param ("when argN > max-bound"), -1 none; count_fn

@@ -694,6 +694,15 @@ static const char *loop_diagnostic(const struct hog_rules *r, const struct hog_f
 	       hog_rules_is_diagnostic(r, f->callee) ? f->callee : NULL;
 }
 
+/*
+ * Under a sleeping lock only its other sleepers wait; with only
+ * preemption off no CPU spins: a cost there is a note (note_reason()).
+ */
+static int way_weak(const struct hog_path *w)
+{
+	return w->lock.sleeping || (w->lock.kind && !strcmp(w->lock.kind, "preempt"));
+}
+
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
@@ -705,8 +714,16 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 	/* a way from outside the boot phase (checks-off, diagnostic, any-context, rare) says more */
 	if (ba != bb)
 		return bb;
+	/* one under a spinning lock says more than one where only sleepers wait */
+	if (way_weak(a) != way_weak(b))
+		return way_weak(b);
 	if (a->irqs_off != b->irqs_off)
 		return a->irqs_off > b->irqs_off;
+	/* a loop nothing bounds says more than a bounded one, a longer bound more */
+	if ((a->bound > 0) != (b->bound > 0))
+		return a->bound <= 0;
+	if (a->bound != b->bound)
+		return a->bound > b->bound;
 	/* one that is not a release (rules: last-put) says more */
 	if (!a->lastput != !b->lastput)
 		return !a->lastput;
@@ -985,6 +1002,15 @@ static char *bound_reason(const struct hog_prog *prog, const struct hog_finding 
 			     b, max);
 }
 
+/* A spinning lock's way to a loop of unknown count, IRQs on, no callback context */
+static int way_open_irqs_on(const struct hog_path *w)
+{
+	const char *k = w->lock.kind ? w->lock.kind : "irq";
+
+	return !w->irqs_off && !w->scales && w->bound <= 0 && !w->lock.reg.func &&
+	       strcmp(k, "irq") != 0;
+}
+
 /*
  * A loop whose count neither the code nor the rules bound, nor a
  * container that grows, under a spinning lock with IRQs on, outside an
@@ -1001,12 +1027,11 @@ static char *irqs_on_reason(const struct hog_prog *prog, const struct hog_findin
 		return NULL;
 	for (i = 0; i < f->npaths; i++) {
 		const struct hog_path *w = &f->paths[i];
-		const char *k = w->lock.kind ? w->lock.kind : "irq";
 
 		/* under a sleeping lock, or with only preemption off, it is a note anyway */
-		if (w->lock.sleeping || !strcmp(k, "preempt") || way_rare(w))
+		if (way_weak(w) || way_rare(w))
 			continue;
-		if (w->irqs_off || w->scales || w->bound > 0 || w->lock.reg.func || !strcmp(k, "irq"))
+		if (!way_open_irqs_on(w))
 			return NULL;
 	}
 	return hog_xasprintf("its trip count is not known and IRQs are on: it holds up only the lock's other takers, and only if the count is long (rules: loop irqs-on=note)");
@@ -1126,6 +1151,27 @@ static long long shifted_count(long long n, int k, long long max)
 }
 
 /*
+ * The most rounds way w's loop runs when its count is the holder's
+ * parameter (count_reason()), naming what says so in names; -1 unknown.
+ */
+static long long way_count(struct hog_prog *prog, const struct hog_path *w,
+			   struct hog_buf *names)
+{
+	long long m = -1;
+
+	if (w->count_param < 0 || !w->count_fn)
+		return -1;
+	if ((m = param_cap(prog, w->count_fn, w->count_param, PARAM_DEPTH)) >= 0)
+		hog_buf_printf(names, "rules: bound %s(%s)", w->count_fn->name,
+			       w->count_fn->params[w->count_param]);
+	else
+		m = callers_cap(prog, w->count_fn, w->count_param, names, 0);
+	if (m >= 0 && w->count_shift >= 0)
+		m = shifted_count(m, w->count_shift, prog->rules->loop.note_bound);
+	return m;
+}
+
+/*
  * "for (i = 0; i < count; i++)" under the holder's own lock, with count
  * its parameter: its callers decide how long it is.  When every caller
  * passes at most note-bound (rmqueue_bulk()'s only caller passes the
@@ -1147,15 +1193,7 @@ static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 		if (way_rare(w))
 			continue;
 		names.len = 0;
-		m = -1;
-		if (w->count_param >= 0 && w->count_fn &&
-		    (m = param_cap(prog, w->count_fn, w->count_param, PARAM_DEPTH)) >= 0)
-			hog_buf_printf(&names, "rules: bound %s(%s)", w->count_fn->name,
-				       w->count_fn->params[w->count_param]);
-		else if (w->count_param >= 0 && w->count_fn)
-			m = callers_cap(prog, w->count_fn, w->count_param, &names, 0);
-		if (m >= 0 && w->count_shift >= 0)
-			m = shifted_count(m, w->count_shift, max);
+		m = way_count(prog, w, &names);
 		if (m < 0 || m > max) {
 			hog_buf_free(&names);
 			return NULL;
@@ -1164,6 +1202,61 @@ static char *count_reason(struct hog_prog *prog, const struct hog_finding *f)
 	}
 	r = hog_xasprintf("its trip count is a parameter, and every caller passes at most %lld (%s; rules: loop note-bound=%lld)",
 			  b, names.len ? names.s : "", max);
+	hog_buf_free(&names);
+	return r;
+}
+
+/*
+ * Every way is a note by itself, though not all for one reason: short
+ * on some (the code's bound, or the callers' count, at most note-bound),
+ * only sleepers wait or only preemption is off on others, or IRQs are
+ * on with a count nothing says.  A finding is as severe as its worst
+ * way, and none of these is a warning: get_random_u16()'s one ChaCha
+ * block under its batch's lock, whose other ways fill a buffer under a
+ * mutex.  Malloc'ed, NULL if some way is none of these.
+ */
+static char *mixed_reason(struct hog_prog *prog, const struct hog_finding *f)
+{
+	long long max = prog->rules->loop.note_bound, b = 0, m;
+	struct hog_buf names = { 0 };
+	int i, nshort = 0, nweak = 0, nopen = 0;
+	char *r;
+
+	if (f->kind != HK_LOOP || max <= 0 || !hot_way(f))
+		return NULL;
+	for (i = 0; i < f->npaths; i++) {
+		const struct hog_path *w = &f->paths[i];
+
+		if (way_rare(w))
+			continue;
+		if (way_weak(w)) {
+			nweak++;
+			continue;
+		}
+		m = w->bound > 0 ? w->bound : way_count(prog, w, &names);
+		if (m > 0 && m <= max) {
+			nshort++;
+			b = m > b ? m : b;
+			continue;
+		}
+		if (prog->rules->loop.irqs_on_note && way_open_irqs_on(w)) {
+			nopen++;
+			continue;
+		}
+		hog_buf_free(&names);
+		return NULL;
+	}
+	names.len = 0;
+	if (nshort)
+		hog_buf_printf(&names, ": %d short, at most %lld iterations (rules: loop note-bound=%lld)",
+			       nshort, b, max);
+	if (nweak)
+		hog_buf_printf(&names, "%s%d where only sleepers wait or only preemption is off",
+			       names.len ? "; " : ": ", nweak);
+	if (nopen)
+		hog_buf_printf(&names, "%s%d of unknown count with IRQs on (rules: loop irqs-on=note)",
+			       names.len ? "; " : ": ", nopen);
+	r = hog_xasprintf("every way to it is a note by itself%s", names.len ? names.s : "");
 	hog_buf_free(&names);
 	return r;
 }
@@ -1286,6 +1379,8 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		loop_why = count_reason(prog, f);
 	if (!why && !loop_why)
 		loop_why = irqs_on_reason(prog, f);
+	if (!why && !loop_why)
+		loop_why = mixed_reason(prog, f);
 	if (!why && !loop_why)
 		loop_why = rare_reason(f);
 	if (!why && !loop_why)
@@ -1566,6 +1661,7 @@ static void group(struct hog_prog *p)
 		struct hog_finding *f = hog_map_get(bykey, key);
 
 		free(k);
+		r->path.reason = r->reason;
 		if (!f) {
 			f = hog_alloc(&p->arena, sizeof(*f));
 			f->kind = r->kind;
@@ -1636,6 +1732,9 @@ static void group(struct hog_prog *p)
 				f->paths[b] = f->paths[b - 1];
 				f->paths[b - 1] = t;
 			}
+		/* the cost as the primary way has it ("loop of up to N iterations", or not) */
+		if (f->npaths && f->paths[0].reason)
+			f->reason = f->paths[0].reason;
 		/* the limits first: rate() asks whether the way can be trusted */
 		mark_limits(p, f);
 		rate(p, f);
