@@ -828,6 +828,153 @@ static enum hog_loop_shape loop_shape(struct lc_fn *F, int h, const char *in, in
 	return !carried && *exits_ok ? HL_RETRY : shape;
 }
 
+/*
+ * Containers that grow with the machine or the workload (rules/README.md,
+ * "scales"), as the plugin's loop_scales(): does an exit test a value
+ * that moves with the loop against a global, a STRUCT.FIELD or an
+ * iterator's result the rules name, or one that comes from such?  The
+ * walk follows phis, loads, pointer steps and a call's first argument,
+ * within a budget; not integer arithmetic, which counts, not walks.
+ */
+#define SCALES_STEPS 64
+
+static int val_scales(struct lc_fn *F, struct hog_val v, int *budget, char *seen);
+
+/* the variable an address's root names ("\001N\002" a phi, "vN" a call), -1 none */
+static int addr_root_var(const char *a)
+{
+	if (a && a[0] == '\001')
+		return atoi(a + 1);
+	if (a && a[0] == 'v' && a[1] >= '0' && a[1] <= '9')
+		return atoi(a + 1);
+	return -1;
+}
+
+static int addr_scales(struct lc_fn *F, const char *a, int *budget, char *seen)
+{
+	char tag[256], fld[256];
+	const char *p, *e, *dot;
+	int v;
+
+	if (!a)
+		return 0;
+	if (a[0] == '@') {
+		e = a + 1 + strcspn(a + 1, "/^#[");
+		snprintf(fld, sizeof(fld), "%.*s", (int)(e - a - 1), a + 1);
+		if (hog_rules_scales(F->rules, NULL, fld))
+			return 1;
+	}
+	for (p = strchr(a, '/'); p; p = strchr(p + 1, '/')) {
+		e = p + 1 + strcspn(p + 1, "/^#[");
+		dot = memchr(p + 1, '.', e - p - 1);
+		if (!dot)
+			continue;
+		snprintf(tag, sizeof(tag), "%.*s", (int)(dot - p - 1), p + 1);
+		snprintf(fld, sizeof(fld), "%.*s", (int)(e - dot - 1), dot + 1);
+		if (hog_rules_scales(F->rules, tag, fld))
+			return 1;
+	}
+	v = addr_root_var(a);
+	return v >= 0 && v < F->nvar && val_scales(F, lc_varval(v), budget, seen);
+}
+
+static int val_scales(struct lc_fn *F, struct hog_val v, int *budget, char *seen)
+{
+	const struct lc_var *x;
+	struct lc_phi *p;
+	int i;
+
+	v = resolve(F, v);
+	if (--*budget < 0)
+		return 0;
+	if (v.kind == HV_ADDR)
+		return addr_scales(F, v.addr, budget, seen);
+	if (v.kind != HV_VAR || seen[v.var])
+		return 0;
+	seen[v.var] = 1;
+	x = &F->var[v.var];
+	switch (x->kind) {
+	case VK_CALL:
+		if (x->callee && hog_rules_scales(F->rules, NULL, x->callee))
+			return 1;
+		return val_scales(F, x->arg0, budget, seen);
+	case VK_PHI:
+		p = &F->phi[x->phi];
+		for (i = 0; i < p->n; i++)
+			if (val_scales(F, p->val[i], budget, seen))
+				return 1;
+		return 0;
+	case VK_LOAD:
+		return addr_scales(F, x->load, budget, seen);
+	case VK_ADD:
+		return x->ptr && val_scales(F, x->arg0, budget, seen);
+	default:
+		return 0;
+	}
+}
+
+/* Does v move with loop h: a header phi, or made from one (arithmetic too)? */
+#define MOVES_DEPTH 6
+
+static int moves_with(struct lc_fn *F, struct hog_val v, int h, int depth)
+{
+	const struct lc_var *x;
+	int r;
+
+	v = resolve(F, v);
+	if (depth > MOVES_DEPTH)
+		return 0;
+	if (v.kind == HV_ADDR) {
+		r = addr_root_var(v.addr);
+		return r >= 0 && r < F->nvar && moves_with(F, lc_varval(r), h, depth + 1);
+	}
+	if (v.kind != HV_VAR)
+		return 0;
+	if (header_phi(F, v, h) >= 0)
+		return 1;
+	x = &F->var[v.var];
+	switch (x->kind) {
+	case VK_CALL:
+	case VK_ADD:
+		return moves_with(F, x->arg0, h, depth + 1);
+	case VK_LOAD:
+		return moves_with(F, (struct hog_val){ .kind = HV_ADDR, .addr = x->load }, h,
+				  depth + 1);
+	default:
+		return x->cop && (moves_with(F, x->ca, h, depth + 1) ||
+				  moves_with(F, x->cb, h, depth + 1));
+	}
+}
+
+static int loop_scales(struct lc_fn *F, int h, const char *in)
+{
+	char *seen;
+	int i, j, k, budget, r = 0;
+
+	if (!F->rules->fe.scales.n)
+		return 0;
+	seen = hog_xcalloc(F->nvar + 1, 1);
+	for (i = 0; i < F->nb && !r; i++) {
+		const struct lc_cmp *c = &F->b[i].cmp;
+
+		if (!in[i] || !c->op)
+			continue;
+		for (j = 0; j < F->b[i].nsucc && in[F->b[i].succ[j]]; j++)
+			;
+		if (j == F->b[i].nsucc)
+			continue;	/* not an exit */
+		if (!moves_with(F, c->l, h, 0) && !moves_with(F, c->r, h, 0))
+			continue;
+		for (k = 0; k < 2 && !r; k++) {
+			memset(seen, 0, F->nvar + 1);
+			budget = SCALES_STEPS;
+			r = val_scales(F, k ? c->r : c->l, &budget, seen);
+		}
+	}
+	free(seen);
+	return r;
+}
+
 static void loop_where(struct lc_fn *F, int h, const char *in, int *line, int *col)
 {
 	int i;
@@ -1305,6 +1452,9 @@ static void add_loops(struct lc_fn *F, struct hog_func *f, const char *seen, con
 			else
 				in[j] = 0;
 		shape = loop_shape(F, h, in, &ok);
+		/* a walk over a container that scales is that first, unless it walks up or retries */
+		if (shape != HL_PARENT_WALK && shape != HL_RETRY && loop_scales(F, h, in))
+			shape = HL_SCALES;
 		loop_where(F, h, in, &line, &col);
 		l = hog_func_add_loop(F->m, f, map[h], line, col, loop_bound(F, in, h, idom), shape,
 				      nbl, blocks);
