@@ -639,6 +639,102 @@ static int phi_iv(struct lc_fn *F, int pi, const char *in, long long *init, long
 	return have_init && have_step && *step;
 }
 
+/* Is block x entered only from a test that var is not zero, on its non-zero way? */
+static int tested_nonzero(struct lc_fn *F, int x, int var)
+{
+	const struct lc_blk *p;
+	struct hog_val l;
+
+	if (F->b[x].npred != 1)
+		return 0;
+	p = &F->b[F->b[x].pred[0]];
+	l = resolve(F, p->cmp.l);
+	if (p->nsucc != 2 || l.kind != HV_VAR || l.var != var ||
+	    resolve(F, p->cmp.r).kind != HV_CONST || resolve(F, p->cmp.r).cst != 0)
+		return 0;
+	if (p->cmp.op == CXBinaryOperator_NE)
+		return p->succ[0] == x;
+	if (p->cmp.op == CXBinaryOperator_EQ)
+		return p->succ[1] == x;
+	return 0;
+}
+
+/*
+ * v, brought round from block from, is phi dst plus a constant of at
+ * least 1, or plus an unsigned count a test on the way said is not zero
+ * (the plugin's adds_one_at_least()).
+ */
+static int adds_one_at_least(struct lc_fn *F, struct hog_val v, int from, int dst)
+{
+	const struct lc_var *x;
+	struct hog_val a, b;
+
+	v = resolve(F, v);
+	if (v.kind != HV_VAR)
+		return 0;
+	x = &F->var[v.var];
+	a = resolve(F, x->arg0);
+	if (x->kind == VK_ADD)
+		return a.kind == HV_VAR && a.var == dst && x->step >= 1;
+	if (x->cop != CXBinaryOperator_Add || !x->uadd)
+		return 0;
+	a = resolve(F, x->ca);
+	b = resolve(F, x->cb);
+	return a.kind == HV_VAR && a.var == dst && b.kind == HV_VAR && tested_nonzero(F, from, b.var);
+}
+
+/* ... directly, or through a merge in the latch of ways that each do */
+static int round_adds_one(struct lc_fn *F, struct hog_val v, int from, int dst)
+{
+	struct lc_phi *m;
+	int j;
+
+	v = resolve(F, v);
+	if (v.kind != HV_VAR || F->var[v.var].kind != VK_PHI || v.var == dst)
+		return adds_one_at_least(F, v, from, dst);
+	m = &F->phi[F->var[v.var].phi];
+	if (!m->n)
+		return 0;
+	for (j = 0; j < m->n; j++)
+		if (!adds_one_at_least(F, m->val[j], m->pred[j], dst))
+			return 0;
+	return 1;
+}
+
+/*
+ * "i += longs" when longs != 0, else "i++" (extract_entropy()'s rdseed
+ * loop): every way round moves the counter up by at least one, from a
+ * constant start.  A step of 1 then bounds an ordered exit (the
+ * plugin's phi_min_step_up()).
+ */
+static int min_step_up(struct lc_fn *F, int pi, const char *in, long long *init)
+{
+	struct lc_phi *p = &F->phi[pi];
+	int i, have_init = 0, have_step = 0;
+
+	for (i = 0; i < p->n; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+
+		if (!in[p->pred[i]]) {
+			if (v.kind != HV_CONST || (have_init && *init != v.cst))
+				return 0;
+			*init = v.cst;
+			have_init = 1;
+			continue;
+		}
+		if (!round_adds_one(F, v, p->pred[i], p->dst))
+			return 0;
+		have_step = 1;
+	}
+	return have_init && have_step;
+}
+
+static int ordered_op(int op)
+{
+	return op == CXBinaryOperator_LT || op == CXBinaryOperator_LE ||
+	       op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
+}
+
 /*
  * scoped_guard() of cleanup.h: "for (..., *done = NULL; ... && !done;
  * done = (void *)1)", a phi that starts at one constant and is set to
@@ -703,7 +799,9 @@ static long long exit_count(struct lc_fn *F, int b, int out, const char *in)
 			return -1;
 	}
 	taken_true = bl->succ[0] == out;
-	if (!phi_iv(F, pi, in, &init, &step))
+	if (ordered_op(op) && !phi_iv(F, pi, in, &init, &step) && min_step_up(F, pi, in, &init))
+		step = 1;
+	else if (!phi_iv(F, pi, in, &init, &step))
 		return once_exit(F, pi, in, op, r.cst, taken_true);
 	for (k = 0; k <= MAX_COUNT; k++)
 		if (holds(op, init + k * step, r.cst) == taken_true)

@@ -77,6 +77,7 @@ struct lc_var {
 	 */
 	int cop;
 	struct hog_val ca, cb;
+	int uadd;		/* "x += n" with n of an unsigned type (cfg.c, min_step_up()) */
 };
 
 struct lc_local {

@@ -1051,7 +1051,7 @@ static int assign_op(int op)
 static struct hog_val compound(struct lc_fn *F, CXCursor e)
 {
 	struct kids ch = expr_kids(e);
-	int op = clang_getCursorBinaryOperatorKind(e), li;
+	int op = clang_getCursorBinaryOperatorKind(e), li, uadd;
 	struct hog_val old, b, v;
 
 	if (ch.n != 2) {
@@ -1068,6 +1068,7 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	}
 	old = lc_read(F, lc_here(F), li);
 	b = rv(F, ch.c[1], 1);
+	uadd = op == CXBinaryOperator_AddAssign && is_unsigned_int(clang_getCursorType(ch.c[1]));
 	free(ch.c);
 	if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) &&
 	    b.kind == HV_CONST && old.kind == HV_VAR) {
@@ -1089,6 +1090,7 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	F->var[v.var].ptr = F->loc[li].ptr;
 	if (!F->loc[li].ptr)
 		with_op(F, v, assign_op(op), old, b);
+	F->var[v.var].uadd = uadd;
 	lc_write(F, lc_here(F), li, v);
 	return v;
 }
