@@ -1426,6 +1426,57 @@ static int plain_param(struct hog_val v)
 	return atoi(v.addr + 1);
 }
 
+/* v is x less min(x, C) with C >= 1: "i = min(len, 32); ...; len -= i" */
+static int less_min_of(struct lc_fn *F, struct hog_val v, int x)
+{
+	const struct lc_var *d;
+	struct hog_val a, b;
+	struct lc_phi *m;
+	int j, own = 0, cst = 0;
+
+	v = resolve(F, v);
+	if (v.kind != HV_VAR)
+		return 0;
+	d = &F->var[v.var];
+	a = resolve(F, d->ca);
+	b = resolve(F, d->cb);
+	if (d->cop != CXBinaryOperator_Sub || a.kind != HV_VAR || a.var != x ||
+	    b.kind != HV_VAR || F->var[b.var].kind != VK_PHI)
+		return 0;
+	m = &F->phi[F->var[b.var].phi];
+	for (j = 0; j < m->n; j++) {
+		struct hog_val w = resolve(F, m->val[j]);
+
+		if (w.kind == HV_VAR && w.var == x)
+			own = 1;
+		else if (w.kind == HV_CONST && w.cst >= 1)
+			cst = 1;
+		else
+			return 0;
+	}
+	return own && cst;
+}
+
+/*
+ * Every way round takes min(itself, C) off the count (the plugin's
+ * min_step_down()): at least one while it is not zero, so an exit on
+ * zero comes within its start's rounds.
+ */
+static int min_step_down(struct lc_fn *F, int pi, const char *in)
+{
+	struct lc_phi *p = &F->phi[pi];
+	int i, any = 0;
+
+	for (i = 0; i < p->n; i++) {
+		if (!in[p->pred[i]])
+			continue;
+		if (!less_min_of(F, p->val[i], p->dst))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 /* from parameter N, or 1 << (N - sub), down by one: N, else -1; *shift as for exit_param() */
 static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in, int *shift)
 {
@@ -1436,7 +1487,7 @@ static int down_from_param(struct lc_fn *F, struct hog_val iv, const char *in, i
 	for (h = 0; h < F->nb && pi < 0; h++)
 		if (in[h])
 			pi = header_phi(F, iv, h);
-	if (pi < 0 || !phi_step_only(F, pi, in, &step) || step != -1)
+	if (pi < 0 || ((!phi_step_only(F, pi, in, &step) || step != -1) && !min_step_down(F, pi, in)))
 		return -1;
 	p = &F->phi[pi];
 	for (i = 0; i < p->n; i++) {

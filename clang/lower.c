@@ -1041,6 +1041,7 @@ static int assign_op(int op)
 	case CXBinaryOperator_MulAssign: return CXBinaryOperator_Mul;
 	case CXBinaryOperator_DivAssign: return CXBinaryOperator_Div;
 	case CXBinaryOperator_AddAssign: return CXBinaryOperator_Add;
+	case CXBinaryOperator_SubAssign: return CXBinaryOperator_Sub;	/* no cap; a countdown's step */
 	case CXBinaryOperator_ShlAssign: return CXBinaryOperator_Shl;
 	case CXBinaryOperator_ShrAssign: return CXBinaryOperator_Shr;
 	case CXBinaryOperator_AndAssign: return CXBinaryOperator_And;
