@@ -1255,6 +1255,117 @@ static int phi_step_only(struct lc_fn *F, int pi, const char *in, long long *ste
  * dominates every latch) that tests an induction variable counting up
  * against a capped value (the plugin's exit_cap()).
  */
+/*
+ * A bitmap walk (rules/README.md, "iterator"), as the plugin's
+ * iter_exit(): for_each_set_bit()'s "bit = find_next_bit(addr, size,
+ * bit), bit < size; bit++".  The counter moves on by at least one every
+ * round and the loop stays while it is below a constant or a value the
+ * rules cap (ieee80211_hw.queues): at most that many rounds, plus one.
+ */
+#define ITER_DEPTH 4
+
+/* the call that made variable v, NULL if none */
+static const struct lc_ev *call_of(struct lc_fn *F, int v)
+{
+	int b, e;
+
+	for (b = 0; b < F->nb; b++)
+		for (e = 0; e < F->b[b].nev; e++)
+			if (F->b[b].ev[e].kind == HE_CALL && F->b[b].ev[e].dst == v)
+				return &F->b[b].ev[e];
+	return NULL;
+}
+
+/* an iterator's argument the rules name, and *step; NULL unless v is such a call's result */
+static const struct hog_val *iter_arg(struct lc_fn *F, struct hog_val v, int *step)
+{
+	const struct lc_ev *c;
+	int arg;
+
+	v = resolve(F, v);
+	if (v.kind != HV_VAR || F->var[v.var].kind != VK_CALL || !F->var[v.var].callee)
+		return NULL;
+	arg = hog_rules_iterator(F->rules, F->var[v.var].callee, step);
+	c = arg >= 0 ? call_of(F, v.var) : NULL;
+	return c && arg < c->nargs ? &c->a[arg] : NULL;
+}
+
+/* how far v is past phi variable dst at least, through iterators and "+ k" (0 <= k <= 1); -1 */
+static int iter_advance(struct lc_fn *F, struct hog_val v, int dst, int depth)
+{
+	const struct hog_val *a;
+	int step, r;
+
+	v = resolve(F, v);
+	if (v.kind != HV_VAR || depth > ITER_DEPTH)
+		return -1;
+	if (v.var == dst)
+		return 0;
+	if (F->var[v.var].kind == VK_ADD) {
+		if (F->var[v.var].step < 0 || F->var[v.var].step > 1)
+			return -1;
+		r = iter_advance(F, F->var[v.var].arg0, dst, depth + 1);
+		return r < 0 ? -1 : r + (int)F->var[v.var].step;
+	}
+	if (!(a = iter_arg(F, v, &step)))
+		return -1;
+	r = iter_advance(F, *a, dst, depth + 1);
+	return r < 0 ? -1 : r + step;
+}
+
+/* the least phi pi moves on by round the loop, 0 if it may not */
+static int iter_moves(struct lc_fn *F, int pi, const char *in)
+{
+	struct lc_phi *p = &F->phi[pi];
+	int i, m = -1, r;
+
+	for (i = 0; i < p->n; i++) {
+		if (!in[p->pred[i]])
+			continue;
+		r = iter_advance(F, p->val[i], p->dst, 0);
+		if (r <= 0)
+			return 0;
+		m = m < 0 || r < m ? r : m;
+	}
+	return m > 0 ? m : 0;
+}
+
+static int invert_op(int op)
+{
+	switch (op) {
+	case CXBinaryOperator_LT: return CXBinaryOperator_GE;
+	case CXBinaryOperator_LE: return CXBinaryOperator_GT;
+	case CXBinaryOperator_GT: return CXBinaryOperator_LE;
+	case CXBinaryOperator_GE: return CXBinaryOperator_LT;
+	case CXBinaryOperator_EQ: return CXBinaryOperator_NE;
+	case CXBinaryOperator_NE: return CXBinaryOperator_EQ;
+	}
+	return 0;
+}
+
+/* x stays below lim (op, the way that stays in the loop): rounds, -1 unknown */
+static long long iter_walk(struct lc_fn *F, struct hog_val x, struct hog_val lim, int op,
+			   const char *in, int h)
+{
+	const struct hog_val *a;
+	long long k;
+	int pi, m, step;
+
+	if (op != CXBinaryOperator_LT && op != CXBinaryOperator_LE)
+		return -1;
+	k = cap_value(F, lim);
+	if (k < 0 || k > (1 << 30))
+		return -1;
+	pi = header_phi(F, x, h);
+	if (pi < 0 && (a = iter_arg(F, x, &step)))
+		pi = header_phi(F, *a, h);
+	if (pi < 0 || !(m = iter_moves(F, pi, in)))
+		return -1;
+	k += op == CXBinaryOperator_LE;
+	/* plus one for a start at -1; by two or more, ceil(k / m) (signed: one more) */
+	return m == 1 ? k + 1 : (k + 1 + m - 1) / m;
+}
+
 static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const int *idom)
 {
 	struct lc_blk *bl = &F->b[b];
@@ -1269,7 +1380,10 @@ static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const i
 	for (k = 0; k < 2; k++) {
 		struct hog_val iv = resolve(F, k ? bl->cmp.r : bl->cmp.l);
 		struct hog_val other = k ? bl->cmp.l : bl->cmp.r;
+		int stay = in[bl->succ[0]] ? bl->cmp.op : invert_op(bl->cmp.op);
 
+		if ((cap = iter_walk(F, iv, other, k ? swap_op(stay) : stay, in, h)) >= 0)
+			return cap;
 		/* scanned++ then the test: the phi plus its step */
 		if (iv.kind == HV_VAR && F->var[iv.var].kind == VK_ADD)
 			iv = resolve(F, F->var[iv.var].arg0);
