@@ -767,6 +767,58 @@ static long long once_exit(struct lc_fn *F, int pi, const char *in, int op, long
 	return holds(op, v[1], rv) == taken_true ? 1 : -1;
 }
 
+static int invert_op(int op);
+
+/* the "!" or "!!" that made variable v, NULL if none */
+static const struct lc_ev *not_of_var(struct lc_fn *F, int v)
+{
+	int b, e;
+
+	for (b = 0; b < F->nb; b++)
+		for (e = 0; e < F->b[b].nev; e++) {
+			const struct lc_ev *x = &F->b[b].ev[e];
+
+			if (x->kind == HE_ASSIGN && x->dst == v && x->nargs == 1 && x->callee &&
+			    (!strcmp(x->callee, "!") || !strcmp(x->callee, "!!")))
+				return x;
+		}
+	return NULL;
+}
+
+/*
+ * "if (RB_WARN_ON(b, ++nr_loops > 2))": the exit tests a flag that holds
+ * a comparison, through "!" and "!!" (the plugin's tested_compare()).
+ * *op, *l, *r become the comparison, inverted where the flag's test is.
+ */
+#define NOT_DEPTH 4
+
+static void tested_compare(struct lc_fn *F, int *op, struct hog_val *l, struct hog_val *r)
+{
+	struct hog_val v = *l;
+	int neg = *op == CXBinaryOperator_EQ, n, c;
+	const struct lc_ev *e;
+
+	if ((*op != CXBinaryOperator_NE && *op != CXBinaryOperator_EQ) ||
+	    r->kind != HV_CONST || r->cst)
+		return;
+	for (n = 0; n < NOT_DEPTH; n++) {
+		v = resolve(F, v);
+		if (v.kind != HV_VAR)
+			return;
+		c = F->var[v.var].cop;
+		if (c >= CXBinaryOperator_LT && c <= CXBinaryOperator_NE) {
+			*op = neg ? invert_op(c) : c;
+			*l = resolve(F, F->var[v.var].ca);
+			*r = resolve(F, F->var[v.var].cb);
+			return;
+		}
+		if (!(e = not_of_var(F, v.var)))
+			return;
+		neg ^= !strcmp(e->callee, "!");
+		v = e->a[0];
+	}
+}
+
 /* "for (i = 0; i < 16; i++)", "while (tries--)": rounds before the exit edge b -> out */
 static long long exit_count(struct lc_fn *F, int b, int out, const char *in)
 {
@@ -779,12 +831,18 @@ static long long exit_count(struct lc_fn *F, int b, int out, const char *in)
 		return -1;
 	l = resolve(F, l);
 	r = resolve(F, r);
+	tested_compare(F, &op, &l, &r);
 	if (r.kind != HV_CONST) {
 		struct hog_val t = l;
 
 		l = r;
 		r = t;
 		op = swap_op(op);
+	}
+	/* ++tries > 2: the phi plus its step, against the constant less it */
+	if (r.kind == HV_CONST && l.kind == HV_VAR && F->var[l.var].kind == VK_ADD) {
+		r.cst -= F->var[l.var].step;
+		l = resolve(F, F->var[l.var].arg0);
 	}
 	if (r.kind != HV_CONST || (pi = header_phi(F, l, bl->succ[0] == out ?
 					   bl->succ[1] : bl->succ[0])) < 0) {

@@ -996,7 +996,8 @@ static struct hog_val compare(struct lc_fn *F, CXCursor e, int op, CXCursor l, C
 		if (a.kind == HV_CONST && a.cst == 0)
 			return not_of(F, b, op == CXBinaryOperator_EQ ? "!" : "!!");
 	}
-	return fresh(F, VK_NONE);
+	/* kept for a flag that holds it ("++nr_loops > 2" in RB_WARN_ON(), cfg.c) */
+	return with_op(F, fresh(F, VK_NONE), op, a, b);
 }
 
 static struct hog_val binary(struct lc_fn *F, CXCursor e, int used)
