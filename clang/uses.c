@@ -259,10 +259,15 @@ static enum CXChildVisitResult top_var(CXCursor c, CXCursor parent, CXClientData
 	char *n;
 
 	(void)parent;
-	if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_isCursorDefinition(c) ||
-	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+	if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
+	/*
+	 * Where it is expanded: HSTATE_ATTR_WO(demote) names demote_attr by
+	 * token pasting, which clang spells in its scratch space.
+	 */
 	clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+	if (!file || !clang_Location_isFromMainFile(clang_getLocationForOffset(in->tu, file, off)))
+		return CXChildVisit_Continue;
 	n = lc_spell(c);
 	in->var = hog_intern(in->m->strs, n);
 	in->line = (int)line;
