@@ -1961,8 +1961,12 @@ static void cond(struct lc_fn *F, CXCursor e, int t, int f)
 	int m, op;
 	struct kids ch;
 
-	e = strip_expect(e);
-	if (fold(e, &c)) {
+	/*
+	 * The whole condition first: clang evaluates "if (__builtin_types_
+	 * compatible_p(typeof(*x), struct static_key_true))" (static_branch_
+	 * likely()) through its implicit cast, not the bare trait inside.
+	 */
+	if (fold(e, &c) || fold(e = strip_expect(e), &c)) {
 		lc_edge(F, lc_here(F), c ? t : f);
 		F->cur = -1;
 		return;
