@@ -1438,10 +1438,7 @@ static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const i
 	for (k = 0; k < 2; k++) {
 		struct hog_val iv = resolve(F, k ? bl->cmp.r : bl->cmp.l);
 		struct hog_val other = k ? bl->cmp.l : bl->cmp.r;
-		int stay = in[bl->succ[0]] ? bl->cmp.op : invert_op(bl->cmp.op);
 
-		if ((cap = iter_walk(F, iv, other, k ? swap_op(stay) : stay, in, h)) >= 0)
-			return cap;
 		/* scanned++ then the test: the phi plus its step */
 		if (iv.kind == HV_VAR && F->var[iv.var].kind == VK_ADD)
 			iv = resolve(F, F->var[iv.var].arg0);
@@ -1451,6 +1448,14 @@ static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const i
 		cap = cap_value(F, other);
 		if (cap >= 0)
 			return cap / step;
+	}
+	/* else a walk an iterator moves on (find_next_bit()), as the plugin's last resort */
+	for (k = 0; k < 2; k++) {
+		int stay = in[bl->succ[0]] ? bl->cmp.op : invert_op(bl->cmp.op);
+
+		if ((cap = iter_walk(F, resolve(F, k ? bl->cmp.r : bl->cmp.l),
+				     k ? bl->cmp.l : bl->cmp.r, k ? swap_op(stay) : stay, in, h)) >= 0)
+			return cap;
 	}
 	return -1;
 }
