@@ -1266,8 +1266,14 @@ static struct cap value_cap(struct lc_fn *F, struct hog_val v, int depth)
 		return phi_cap(F, x->phi, depth);
 	if (x->kind == VK_CALL)
 		return cap_of(x->callee ? hog_rules_bound(F->rules, NULL, x->callee) : -1, 0);
-	if (x->kind == VK_LOAD)
-		return cap_of(field_cap(F, x->load), 0);
+	if (x->kind == VK_LOAD) {
+		long long c = field_cap(F, x->load);
+
+		/* a u8 count of groups or ports is at most 255 (the plugin's type_cap()) */
+		if (x->small && (c < 0 || c > 255))
+			c = 255;
+		return cap_of(c, 0);
+	}
 	if (x->kind == VK_ADD)
 		return x->step < 0 ? cap_of(-1, 0) :
 		       cap_op(CXBinaryOperator_Add, value_cap(F, x->arg0, depth + 1),
@@ -1401,6 +1407,19 @@ static int invert_op(int op)
 	return 0;
 }
 
+/* Is phi pi a local of an unsigned integer type? */
+static int phi_unsigned(struct lc_fn *F, int pi)
+{
+	int li = F->phi[pi].local;
+	CXType t;
+
+	if (li < 0 || li >= F->nloc)
+		return 0;
+	t = clang_getCanonicalType(clang_getCursorType(F->loc[li].decl));
+	return t.kind == CXType_UChar || t.kind == CXType_Char_U || t.kind == CXType_UShort ||
+	       t.kind == CXType_UInt || t.kind == CXType_ULong || t.kind == CXType_ULongLong;
+}
+
 /* x stays below lim (op, the way that stays in the loop): rounds, -1 unknown */
 static long long iter_walk(struct lc_fn *F, struct hog_val x, struct hog_val lim, int op,
 			   const char *in, int h)
@@ -1420,8 +1439,12 @@ static long long iter_walk(struct lc_fn *F, struct hog_val x, struct hog_val lim
 	if (pi < 0 || !(m = iter_moves(F, pi, in)))
 		return -1;
 	k += op == CXBinaryOperator_LE;
-	/* plus one for a start at -1; by two or more, ceil(k / m) (signed: one more) */
-	return m == 1 ? k + 1 : (k + 1 + m - 1) / m;
+	/* plus one for a start at -1; by two or more, ceil(k / m), one more if signed */
+	if (m == 1)
+		return k + 1;
+	if (!phi_unsigned(F, pi))
+		k++;
+	return (k + m - 1) / m;
 }
 
 static long long exit_cap(struct lc_fn *F, int b, const char *in, int h, const int *idom)

@@ -450,6 +450,7 @@ static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
 		return aval(lc_cat(F, a, "^"));
 	v = fresh(F, VK_LOAD);
 	F->var[v.var].load = a;
+	F->var[v.var].small = clang_Type_getSizeOf(clang_getCanonicalType(t)) == 1;
 	if (a && strchr(a, '#'))
 		F->var[v.var].percpu = 1;
 	return v;
