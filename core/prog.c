@@ -832,28 +832,127 @@ static const char *release_defers(const struct hog_prog *prog, const struct hog_
 }
 
 static int way_through(const struct hog_path *w, const char *fn);
+static int way_rare(const struct hog_path *w);
 
 /*
- * A spinning lock that is one global variable, taken by a function
- * every way to it runs through: the site is inside that lock's
- * section whoever calls it.  The way that holds it, else NULL.
+ * A spinning lock that is one global variable, taken by way w's holder
+ * or by a function w runs through: on w the site is inside that lock's
+ * section.  The way that holds it, else NULL.
  */
-static const struct hog_path *global_lock_way(const struct hog_finding *f)
+static const struct hog_path *global_lock_way(const struct hog_finding *f,
+					      const struct hog_path *w)
 {
-	int i, j;
+	int i;
 
 	for (i = 0; i < f->npaths; i++) {
 		const struct hog_path *g = &f->paths[i];
 
 		if (!g->lock.global || g->lock.sleeping || g->lock.entry)
 			continue;
-		for (j = 0; j < f->npaths && (f->paths[j].holder == g->holder ||
-						 way_through(&f->paths[j], g->holder)); j++)
-			;
-		if (j == f->npaths)
+		if (w->holder == g->holder || way_through(w, g->holder))
 			return g;
 	}
 	return NULL;
+}
+
+/* How the ways to one atomic on a global are each a note (gatom_reason()) */
+struct gatom_ways {
+	int on, nolock, global, weak;
+	const char *lock;	/* the first global lock a way is inside */
+};
+
+/* 1 if way w is a note by itself, counted in *c */
+static int gatom_way(const struct hog_finding *f, const struct hog_path *w,
+		     struct gatom_ways *c)
+{
+	const char *lk = w->lock.kind ? w->lock.kind : "";
+	const struct hog_path *g;
+
+	if (way_weak(w))
+		c->weak++;
+	else if (!w->irqs_off)
+		c->on++;
+	else if (!strcmp(lk, "irq") || !strcmp(lk, "hardirq") || !strcmp(lk, "softirq"))
+		c->nolock++;
+	else if ((g = global_lock_way(f, w)))
+		c->global++, c->lock = c->lock ? c->lock : g->lock.name;
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * One atomic on a global: a way that is not a note by itself
+ * (gatom_way()) leads, as the worst way leads every finding, so that
+ * what the finding says is what makes it a warning.
+ */
+static void gatom_lead(struct hog_finding *f)
+{
+	struct gatom_ways c = { 0 };
+	struct hog_path w;
+	int i;
+
+	if (!f->cls || strcmp(f->cls, HOG_CLS_GATOM))
+		return;
+	for (i = 0; i < f->npaths; i++)
+		if (!way_rare(&f->paths[i]) && !gatom_way(f, &f->paths[i], &c))
+			break;
+	if (i == 0 || i == f->npaths)
+		return;
+	w = f->paths[i];
+	memmove(&f->paths[1], &f->paths[0], i * sizeof(w));
+	f->paths[0] = w;
+}
+
+/*
+ * One atomic on a global is a note on a way where IRQs are on (costly
+ * only when contended), where IRQs are off but no lock is held (no CPU
+ * waits for the section), or inside the section of a spinning lock that
+ * is one global (each CPU that gets there has just pulled the lock's
+ * own line; the global's bounces no more often).  Not so under a
+ * per-object or per-CPU lock with IRQs off, where CPUs run the section
+ * side by side (memcg_rstat_updated()).  A finding is as severe as its
+ * worst way: a note only if every way that is not rare is one.  A
+ * format for note_reason() and its argument, else NULL.
+ */
+static const char *gatom_reason(const struct hog_prog *prog, const struct hog_finding *f,
+				const char **arg)
+{
+	struct gatom_ways c = { 0 };
+	struct hog_buf b = { 0 };
+	int i, hot = 0;
+
+	if (!f->cls || strcmp(f->cls, HOG_CLS_GATOM))
+		return NULL;
+	for (i = 0; i < f->npaths; i++) {
+		if (way_rare(&f->paths[i]))
+			continue;
+		hot++;
+		if (!gatom_way(f, &f->paths[i], &c))
+			return NULL;
+	}
+	if (!hot)
+		return NULL;
+	if (!c.nolock && !c.global)
+		return "one atomic on a global with IRQs on: costly only when contended";
+	if (!c.on && !c.global)
+		return "one atomic on a global with no lock held: no other CPU waits for this section";
+	if (!c.on && !c.nolock) {
+		*arg = c.lock;
+		return "the lock %s is one global itself: every CPU that runs this section bounces its line already, and the atomic adds one cache miss to it";
+	}
+	if (c.on)
+		hog_buf_printf(&b, "%d with IRQs on", c.on);
+	if (c.nolock)
+		hog_buf_printf(&b, "%s%d with IRQs off and no lock held", b.len ? "; " : "", c.nolock);
+	if (c.global)
+		hog_buf_printf(&b, "%s%d inside the section of %s, a lock that is one global",
+			       b.len ? "; " : "", c.global, c.lock);
+	if (c.weak)
+		hog_buf_printf(&b, "; %d where only sleepers wait or only preemption is off", c.weak);
+	*arg = hog_intern(prog->strs, b.s);
+	hog_buf_free(&b);
+	return "one atomic on a global, and every way to it is a note by itself: %s";
 }
 
 static const char *note_reason(const struct hog_prog *prog, const struct hog_finding *f,
@@ -861,7 +960,6 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 {
 	const struct hog_path *p = &f->paths[0];
 	const char *lk = p->lock.kind ? p->lock.kind : "";
-	const struct hog_path *g;
 	const char *why;
 
 	*arg = p->holder;
@@ -904,25 +1002,8 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		return "only preemption is off: no lock is held, no CPU spins on it";
 	if (f->batched)
 		return "it runs once per per-CPU batch, past a threshold, not on every call";
-	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && !f->irqs_off)
-		return "one atomic on a global with IRQs on: costly only when contended";
-	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) &&
-	    (!strcmp(lk, "irq") || !strcmp(lk, "hardirq") || !strcmp(lk, "softirq")))
-		/*
-		 * No lock: no other CPU spins while this one waits for the
-		 * cache line, and one atomic is not a long IRQs-off stretch.
-		 */
-		return "one atomic on a global with no lock held: no other CPU waits for this section";
-	if (f->cls && !strcmp(f->cls, HOG_CLS_GATOM) && (g = global_lock_way(f))) {
-		/*
-		 * Each CPU that gets here has just pulled the lock's own
-		 * line; the global's bounces no more often than that.  Not
-		 * so under a per-object or per-CPU lock, where CPUs run the
-		 * section side by side (memcg_rstat_updated()).
-		 */
-		*arg = g->lock.name;
-		return "the lock %s is one global itself: every CPU that runs this section bounces its line already, and the atomic adds one cache miss to it";
-	}
+	if ((why = gatom_reason(prog, f, arg)))
+		return why;
 	if (f->cls && !strcmp(f->cls, HOG_CLS_REF) && !f->irqs_off && (why = release_defers(prog, f)))
 		return why;
 	if (f->offkey > 0) {
@@ -1732,6 +1813,7 @@ static void group(struct hog_prog *p)
 				f->paths[b] = f->paths[b - 1];
 				f->paths[b - 1] = t;
 			}
+		gatom_lead(f);
 		/* the cost as the primary way has it ("loop of up to N iterations", or not) */
 		if (f->npaths && f->paths[0].reason)
 			f->reason = f->paths[0].reason;
