@@ -1529,8 +1529,7 @@ static void asm_stmt(struct lc_fn *F, CXCursor c)
 	for (i = ai.nout; i < ai.nout + ai.nin && i < ops.n; i++)
 		in[i - ai.nout] = strchr(ai.cons[i], 'm') ? aval(NULL) : rv(F, ops.c[i], 1);
 	t = ai.tmpl;
-	if (strstr(t, "lock;") || strstr(t, "lock ") || strstr(t, ".smp_locks") ||
-	    strstr(t, "xchg")) {
+	if (hog_rules_asm_is_atomic(F->rules, LC_ARCH, t)) {
 		const char *m = mem_operand(F, &ai, &ops);
 
 		if (m) {

@@ -276,6 +276,32 @@ int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const c
 	return 0;
 }
 
+/* xchg, which locks by itself; not cmpxchg, which locks only with a prefix */
+static int asm_xchg(const char *s)
+{
+	const char *x;
+
+	for (x = strstr(s, "xchg"); x; x = strstr(x + 1, "xchg"))
+		if (x == s || !isalpha((unsigned char)x[-1]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Inline asm with a lock prefix (LOCK_PREFIX, or xchg which locks by
+ * itself) is an atomic read-modify-write on its memory operand.  Not
+ * one that addresses this CPU's data (a percpu-asm prefix:
+ * this_cpu_xchg(), preempt_count_set()'s cmpxchg on %gs:__preempt_count):
+ * no other CPU shares that line.
+ */
+int hog_rules_asm_is_atomic(const struct hog_rules *r, const char *arch, const char *tmpl)
+{
+	if (!tmpl || (!strstr(tmpl, "lock;") && !strstr(tmpl, "lock ") &&
+		      !strstr(tmpl, ".smp_locks") && !asm_xchg(tmpl)))
+		return 0;
+	return !hog_rules_asm_is_percpu(r, arch, tmpl);
+}
+
 /* ---- tokenizer ---- */
 
 struct tok {

@@ -376,6 +376,7 @@ int hog_rules_scales(const struct hog_rules *r, const char *tag, const char *nam
 int hog_rules_iterator(const struct hog_rules *r, const char *name, int *step);
 /* Whether an inline asm template reads per-CPU data on arch ("x86_64"). */
 int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const char *tmpl);
+int hog_rules_asm_is_atomic(const struct hog_rules *r, const char *arch, const char *tmpl);
 
 #ifdef __cplusplus
 }

@@ -285,8 +285,9 @@ static void lower_call(struct lower *L, struct hog_block *b, gcall *call)
 }
 
 /*
- * Inline asm with a lock prefix (LOCK_PREFIX, or xchg which locks by
- * itself) on a memory operand is an atomic read-modify-write.
+ * An atomic read-modify-write on the asm's memory operand
+ * (hog_rules_asm_is_atomic(): a lock prefix or xchg, not on this CPU's
+ * data).
  */
 static void lower_asm(struct lower *L, struct hog_block *b, gasm *a)
 {
@@ -295,8 +296,7 @@ static void lower_asm(struct lower *L, struct hog_block *b, gasm *a)
 	unsigned i;
 	struct hog_event *e;
 
-	if (!s || (!strstr(s, "lock;") && !strstr(s, "lock ") && !strstr(s, ".smp_locks") &&
-		   !strstr(s, "xchg")))
+	if (!hog_rules_asm_is_atomic(L->rules, L->arch, s))
 		return;
 	for (i = 0; i < gimple_asm_noutputs(a) && !mem; i++) {
 		tree op = gimple_asm_output_op(a, i);
