@@ -610,22 +610,38 @@ static int swap_op(int op)
 	return op;
 }
 
-/* the phi's start (from outside) and step (x = x + CST round the loop) */
-static int phi_iv(struct lc_fn *F, int pi, const char *in, long long *init, long long *step)
+/* the phi's one constant start, from outside the loop: 1 if it has one */
+static int phi_start(struct lc_fn *F, int pi, const char *in, long long *init)
 {
 	struct lc_phi *p = &F->phi[pi];
-	int i, have_init = 0, have_step = 0;
+	int i, have_init = 0;
 
 	for (i = 0; i < p->n; i++) {
 		struct hog_val v = resolve(F, p->val[i]);
 
-		if (!in[p->pred[i]]) {
-			if (v.kind != HV_CONST || (have_init && *init != v.cst))
-				return 0;
-			*init = v.cst;
-			have_init = 1;
+		if (in[p->pred[i]])
 			continue;
-		}
+		if (v.kind != HV_CONST || (have_init && *init != v.cst))
+			return 0;
+		*init = v.cst;
+		have_init = 1;
+	}
+	return have_init;
+}
+
+/* the phi's start (from outside) and step (x = x + CST round the loop) */
+static int phi_iv(struct lc_fn *F, int pi, const char *in, long long *init, long long *step)
+{
+	struct lc_phi *p = &F->phi[pi];
+	int i, have_step = 0;
+
+	if (!phi_start(F, pi, in, init))
+		return 0;
+	for (i = 0; i < p->n; i++) {
+		struct hog_val v = resolve(F, p->val[i]);
+
+		if (!in[p->pred[i]])
+			continue;
 		if (v.kind != HV_VAR || F->var[v.var].kind != VK_ADD)
 			return 0;
 		if (resolve(F, F->var[v.var].arg0).kind != HV_VAR ||
@@ -636,7 +652,7 @@ static int phi_iv(struct lc_fn *F, int pi, const char *in, long long *init, long
 		*step = F->var[v.var].step;
 		have_step = 1;
 	}
-	return have_init && have_step && *step;
+	return have_step && *step;
 }
 
 /* Is block x entered only from a test that var is not zero, on its non-zero way? */
@@ -710,23 +726,18 @@ static int round_adds_one(struct lc_fn *F, struct hog_val v, int from, int dst)
 static int min_step_up(struct lc_fn *F, int pi, const char *in, long long *init)
 {
 	struct lc_phi *p = &F->phi[pi];
-	int i, have_init = 0, have_step = 0;
+	int i, have_step = 0;
 
+	if (!phi_start(F, pi, in, init))
+		return 0;
 	for (i = 0; i < p->n; i++) {
-		struct hog_val v = resolve(F, p->val[i]);
-
-		if (!in[p->pred[i]]) {
-			if (v.kind != HV_CONST || (have_init && *init != v.cst))
-				return 0;
-			*init = v.cst;
-			have_init = 1;
+		if (!in[p->pred[i]])
 			continue;
-		}
-		if (!round_adds_one(F, v, p->pred[i], p->dst))
+		if (!round_adds_one(F, resolve(F, p->val[i]), p->pred[i], p->dst))
 			return 0;
 		have_step = 1;
 	}
-	return have_init && have_step;
+	return have_step;
 }
 
 static int ordered_op(int op)
@@ -769,20 +780,25 @@ static long long once_exit(struct lc_fn *F, int pi, const char *in, int op, long
 
 static int invert_op(int op);
 
-/* the "!" or "!!" that made variable v, NULL if none */
-static const struct lc_ev *not_of_var(struct lc_fn *F, int v)
+/* the event of kind k that made variable v, NULL if none */
+static const struct lc_ev *def_event(struct lc_fn *F, int v, int k)
 {
 	int b, e;
 
 	for (b = 0; b < F->nb; b++)
-		for (e = 0; e < F->b[b].nev; e++) {
-			const struct lc_ev *x = &F->b[b].ev[e];
-
-			if (x->kind == HE_ASSIGN && x->dst == v && x->nargs == 1 && x->callee &&
-			    (!strcmp(x->callee, "!") || !strcmp(x->callee, "!!")))
-				return x;
-		}
+		for (e = 0; e < F->b[b].nev; e++)
+			if (F->b[b].ev[e].kind == k && F->b[b].ev[e].dst == v)
+				return &F->b[b].ev[e];
 	return NULL;
+}
+
+/* the "!" or "!!" that made variable v, NULL if none */
+static const struct lc_ev *not_of_var(struct lc_fn *F, int v)
+{
+	const struct lc_ev *x = def_event(F, v, HE_ASSIGN);
+
+	return x && x->nargs == 1 && x->callee &&
+	       (!strcmp(x->callee, "!") || !strcmp(x->callee, "!!")) ? x : NULL;
 }
 
 /*
@@ -1328,18 +1344,6 @@ static int phi_step_only(struct lc_fn *F, int pi, const char *in, long long *ste
  */
 #define ITER_DEPTH 4
 
-/* the call that made variable v, NULL if none */
-static const struct lc_ev *call_of(struct lc_fn *F, int v)
-{
-	int b, e;
-
-	for (b = 0; b < F->nb; b++)
-		for (e = 0; e < F->b[b].nev; e++)
-			if (F->b[b].ev[e].kind == HE_CALL && F->b[b].ev[e].dst == v)
-				return &F->b[b].ev[e];
-	return NULL;
-}
-
 /* an iterator's argument the rules name, and *step; NULL unless v is such a call's result */
 static const struct hog_val *iter_arg(struct lc_fn *F, struct hog_val v, int *step)
 {
@@ -1350,7 +1354,7 @@ static const struct hog_val *iter_arg(struct lc_fn *F, struct hog_val v, int *st
 	if (v.kind != HV_VAR || F->var[v.var].kind != VK_CALL || !F->var[v.var].callee)
 		return NULL;
 	arg = hog_rules_iterator(F->rules, F->var[v.var].callee, step);
-	c = arg >= 0 ? call_of(F, v.var) : NULL;
+	c = arg >= 0 ? def_event(F, v.var, HE_CALL) : NULL;
 	return c && arg < c->nargs ? &c->a[arg] : NULL;
 }
 
