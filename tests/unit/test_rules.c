@@ -264,6 +264,16 @@ static void test_frontend_names(void **state)
 	assert_true(hog_rules_asm_is_percpu(t->r, "x86_64", "movl %%fs:%1, %0"));
 	assert_false(hog_rules_asm_is_percpu(t->r, "aarch64", "movl %%gs:%1, %0"));
 	assert_false(hog_rules_asm_is_percpu(t->r, "x86_64", "lock; incl %0"));
+	/* a lock prefix or xchg is atomic, a bare cmpxchg is not, nor this CPU's data */
+	assert_true(hog_rules_asm_is_atomic(t->r, "x86_64", "lock; incl %0"));
+	assert_true(hog_rules_asm_is_atomic(t->r, "x86_64", "xchgl %0, %1"));
+	assert_true(hog_rules_asm_is_atomic(t->r, "x86_64", "lock; cmpxchgl %2, %1"));
+	assert_false(hog_rules_asm_is_atomic(t->r, "x86_64", "cmpxchgl %2, %1"));
+	assert_false(hog_rules_asm_is_atomic(t->r, "x86_64", "cmpxchgl %2, %%gs:%1"));
+	assert_false(hog_rules_asm_is_atomic(t->r, "x86_64", "xchgl %0, %%gs:%1"));
+	assert_true(hog_rules_asm_is_atomic(t->r, "aarch64", "xchgl %0, %%gs:%1"));
+	assert_false(hog_rules_asm_is_atomic(t->r, "x86_64", "movl %1, %0"));
+	assert_false(hog_rules_asm_is_atomic(t->r, "x86_64", NULL));
 }
 
 static void test_layout_comments_crlf(void **state)
