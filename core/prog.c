@@ -385,6 +385,33 @@ static int only_rare_callers(const struct hog_vec *callers, struct fnode **root)
 	return callers->n > 0;
 }
 
+/*
+ * register_sys_off_handler(mode, prio, fn, data), rules "rare call=NAME
+ * arg=N": the function a call passes as argument N runs only when what
+ * it registers for happens (the machine powers off), whoever else
+ * might call it.
+ */
+static void rare_registrations(struct hog_prog *p, struct fnode *n)
+{
+	const struct hog_rare_call *r;
+	int b, e, k;
+
+	for (b = 0; b < n->f->nblocks; b++)
+		for (e = 0; e < n->f->blocks[b].nev; e++) {
+			const struct hog_event *ev = &n->f->blocks[b].ev[e];
+			struct fnode *cb;
+
+			if (ev->kind != HE_CALL)
+				continue;
+			for (k = 0; (r = hog_rules_rare_call(p->rules, ev->callee, k)); k++)
+				if (r->arg < ev->nargs && (cb = func_at(p, n->f, &ev->args[r->arg])) &&
+				    !cb->rare) {
+					cb->rare = cb;
+					cb->rare_by = r->word;
+				}
+		}
+}
+
 static void mark_rare(struct hog_prog *p)
 {
 	struct hog_vec *callers = hog_xcalloc(p->nodes.n + 1, sizeof(*callers));
@@ -402,6 +429,9 @@ static void mark_rare(struct hog_prog *p)
 			n->rare = n;
 		}
 	}
+	if (p->rules->rare_calls.n)
+		for (i = 0; i < p->nodes.n; i++)
+			rare_registrations(p, p->nodes.v[i]);
 	/* .store = x_store: a sysfs write, a sysctl (rules: rare STRUCT.FIELD) */
 	for (i = 0; i < p->mods.n; i++) {
 		const struct hog_module *m = p->mods.v[i];
@@ -1346,6 +1376,8 @@ static const char *rare_what(const struct hog_path *w)
 {
 	if (!w->rare_by)
 		return "which is marked cold";
+	if (!strncmp(w->rare_by, "call=", 5))
+		return "registered for a rare event (a power-off handler, a CPU hotplug callback)";
 	if (strchr(w->rare_by, '.'))
 		return "an administrator's interface (a sysfs or sysctl handler)";
 	return "a rare entry (boot, teardown, an administrator's request)";

@@ -118,6 +118,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->rel_reasons);
 	hog_vec_free(&r->branch_funcs);
 	hog_vec_free(&r->rare_funcs);
+	hog_vec_free(&r->rare_calls);
 	hog_vec_free(&r->lastput_funcs);
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
@@ -722,6 +723,39 @@ static int parse_words(struct parse *p, struct hog_vec *v, const char *what)
 	return 0;
 }
 
+/* "rare call=NAME arg=N": the function a call passes as argument N */
+static int parse_rare_call(struct parse *p)
+{
+	struct hog_rare_call *c = hog_alloc(&p->r->arena, sizeof(*c));
+	long long v = -1;
+	char *w;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->arg = -1;
+	for (i = 1; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->key && !strcmp(t->key, "call") && is_ident(t->val) && !c->call) {
+			c->call = hog_intern(p->r->strs, t->val);
+		} else if (t->key && !strcmp(t->key, "arg") && c->arg < 0) {
+			if (parse_int(p, "arg", t->val, 0, 15, &v))
+				return -1;
+			c->arg = (int)v;
+		} else {
+			return perr(p, "rare call= takes call=NAME arg=N, not '%s%s%s'",
+				    t->key ? t->key : "", t->key ? "=" : "", t->val);
+		}
+	}
+	if (!c->call || c->arg < 0)
+		return perr(p, "rare call= needs call=NAME and arg=N");
+	w = hog_xasprintf("call=%s arg=%d", c->call, c->arg);
+	c->word = hog_intern(p->r->strs, w);
+	free(w);
+	hog_vec_push(&p->r->rare_calls, c);
+	return 0;
+}
+
 /* "rare NAME|STRUCT.FIELD...": a function, or every function a static initializer stores there */
 static int parse_rare(struct parse *p)
 {
@@ -729,6 +763,8 @@ static int parse_rare(struct parse *p)
 
 	if (p->ntok < 2)
 		return perr(p, "rare needs words");
+	if (p->tok[1].key)
+		return parse_rare_call(p);
 	for (i = 1; i < p->ntok; i++) {
 		const char *w = p->tok[i].val, *dot = strchr(w, '.');
 		char *head = hog_xstrdup(w);
@@ -1308,6 +1344,19 @@ int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name)
 int hog_rules_is_anyctx(const struct hog_rules *r, const char *name)
 {
 	return in_list(&r->anyctx_funcs, name);
+}
+
+const struct hog_rare_call *hog_rules_rare_call(const struct hog_rules *r, const char *callee, int k)
+{
+	int i;
+
+	for (i = 0; callee && i < r->rare_calls.n; i++) {
+		const struct hog_rare_call *c = r->rare_calls.v[i];
+
+		if (!strcmp(c->call, callee) && k-- == 0)
+			return c;
+	}
+	return NULL;
 }
 
 int hog_rules_is_rare(const struct hog_rules *r, const char *name)

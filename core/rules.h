@@ -156,6 +156,13 @@ struct hog_frontend_rules {
  * context that is no lock (rules/README.md).  Exactly one of call and
  * field is set.
  */
+/* "rare call=NAME arg=N": the function passed as argument arg is rare */
+struct hog_rare_call {
+	const char *call;	/* interned callee */
+	int arg;
+	const char *word;	/* interned "call=NAME arg=N", as notes cite it */
+};
+
 struct hog_ctx_rule {
 	const char *call;	/* interned callee taking the function as argument arg */
 	int arg;
@@ -225,6 +232,7 @@ struct hog_rules {
 	struct hog_vec diag_funcs;	/* "diagnostic": interned function names */
 	struct hog_vec anyctx_funcs;	/* "any-context": interned function names */
 	struct hog_vec rare_funcs;	/* "rare": interned function names */
+	struct hog_vec rare_calls;	/* "rare call=": struct hog_rare_call * */
 	struct hog_vec lastput_funcs;	/* "last-put": interned function names */
 	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
@@ -282,6 +290,8 @@ int hog_rules_rank_base(const struct hog_rules *r, const char *cls);
 int hog_rules_is_quiesced(const struct hog_rules *r, const char *name);
 /* Is name one of the "diagnostic" functions (free_debug_processing, validate_slab_node)? */
 int hog_rules_is_diagnostic(const struct hog_rules *r, const char *name);
+/* The k-th "rare call=" rule for callee, NULL past the last */
+const struct hog_rare_call *hog_rules_rare_call(const struct hog_rules *r, const char *callee, int k);
 /* Is name one of the "any-context" frees (kfree, kmem_cache_free)? */
 int hog_rules_is_anyctx(const struct hog_rules *r, const char *name);
 /* Is name one of the "rare" entry points (kmem_cache_destroy, list_lru_destroy)? */

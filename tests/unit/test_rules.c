@@ -826,6 +826,24 @@ static void test_rank_and_release_words(void **state)
 		   "t.rules:1: rare takes function names or STRUCT.FIELD, not 'kobj_attribute.'");
 	expect_err(t, "rare a.b.c\n",
 		   "t.rules:1: rare takes function names or STRUCT.FIELD, not 'a.b.c'");
+	/* the function a registration call passes as argument N */
+	assert_int_equal(parse(t, "rare call=register_sys_off_handler arg=2\n"
+				  "rare call=__cpuhp_setup_state arg=3\n"
+				  "rare call=__cpuhp_setup_state arg=4\n"), 0);
+	assert_non_null(hog_rules_rare_call(t->r, "register_sys_off_handler", 0));
+	assert_int_equal(hog_rules_rare_call(t->r, "register_sys_off_handler", 0)->arg, 2);
+	assert_string_equal(hog_rules_rare_call(t->r, "register_sys_off_handler", 0)->word,
+			    "call=register_sys_off_handler arg=2");
+	assert_null(hog_rules_rare_call(t->r, "register_sys_off_handler", 1));
+	assert_int_equal(hog_rules_rare_call(t->r, "__cpuhp_setup_state", 1)->arg, 4);
+	assert_null(hog_rules_rare_call(t->r, "register_reboot_notifier", 0));
+	assert_false(hog_rules_is_rare(t->r, "register_sys_off_handler"));
+	expect_err(t, "rare call=register_sys_off_handler\n",
+		   "t.rules:1: rare call= needs call=NAME and arg=N");
+	expect_err(t, "rare call=f arg=2 extra\n",
+		   "t.rules:1: rare call= takes call=NAME arg=N, not 'extra'");
+	expect_err(t, "rare call=f arg=2 when=x\n",
+		   "t.rules:1: rare call= takes call=NAME arg=N, not 'when=x'");
 	expect_err(t, "rank adjust bogus=1\n", "t.rules:1: unknown rank adjustment 'bogus'");
 	expect_err(t, "rank sleep\n", "t.rules:1: rank takes key=value settings, not 'sleep'");
 	assert_int_equal(parse(t, "last-put atomic_dec_and_test refcount_dec_and_lock\n"), 0);
