@@ -451,7 +451,8 @@ static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
 	v = fresh(F, VK_LOAD);
 	F->var[v.var].load = a;
 	F->var[v.var].small = clang_Type_getSizeOf(clang_getCanonicalType(t)) == 1;
-	if (a && strchr(a, '#'))
+	/* or through a __seg_gs pointer, x86's this_cpu_read() from 6.8 on (plugin: percpu_walk()) */
+	if ((a && strchr(a, '#')) || clang_getAddressSpace(t))
 		F->var[v.var].percpu = 1;
 	return v;
 }

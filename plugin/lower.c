@@ -669,6 +669,13 @@ static bool percpu_walk(struct lower *L, tree v, int depth, hash_map<tree, int> 
 
 			while (handled_component_p(base))
 				base = TREE_OPERAND(base, 0);
+			/*
+			 * x86's __seg_gs, what this_cpu_read() is with
+			 * CONFIG_USE_X86_SEG_SUPPORT (6.8 on) instead of asm
+			 */
+			if (!ADDR_SPACE_GENERIC_P(TYPE_ADDR_SPACE(TREE_TYPE(r1))) ||
+			    !ADDR_SPACE_GENERIC_P(TYPE_ADDR_SPACE(TREE_TYPE(base))))
+				return true;
 			if (TREE_CODE(base) == MEM_REF) {
 				const char *e = lh_address(L->m, base);
 
