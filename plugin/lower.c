@@ -698,12 +698,42 @@ static bool percpu_value(struct lower *L, tree v)
 	return percpu_walk(L, v, 0, &seen);
 }
 
-/* if (x > MEMCG_CHARGE_BATCH) with x a per-CPU count: which way is rare */
+/* v is a value read as it is, through copies and casts: a limit, not a count worked out */
+static bool plain_read(tree v)
+{
+	while (v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v)) {
+		gimple *d = SSA_NAME_DEF_STMT(v);
+		gassign *as = dyn_cast<gassign *>(d);
+
+		if (is_a<gasm *>(d))
+			return true;
+		if (!as)
+			return false;
+		if (gimple_assign_single_p(as) && TREE_CODE(gimple_assign_rhs1(as)) != SSA_NAME)
+			return true;
+		if (gimple_assign_rhs_code(as) != SSA_NAME &&
+		    !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
+			return false;
+		v = gimple_assign_rhs1(as);
+	}
+	return false;
+}
+
+/*
+ * if (x > MEMCG_CHARGE_BATCH) with x a per-CPU count: which way is rare.
+ * When the limit is per-CPU too (vmstat's "abs(x) > t", t this CPU's
+ * stat_threshold), the count is the side worked out, the limit the one
+ * read as it is, whichever side GCC put it on.
+ */
 static void batch_cond(struct lower *L, struct hog_block *b, tree l, tree r, enum tree_code code)
 {
+	bool pl, pr;
+
 	if (code != GT_EXPR && code != GE_EXPR && code != LT_EXPR && code != LE_EXPR)
 		return;
-	if (percpu_value(L, r) && !percpu_value(L, l)) {
+	pl = percpu_value(L, l);
+	pr = percpu_value(L, r);
+	if ((pr && !pl) || (pl && pr && plain_read(l) && !plain_read(r))) {
 		std::swap(l, r);
 		code = swap_tree_comparison(code);
 	}
