@@ -640,6 +640,32 @@ static const char *target_arch(void)
  * the walk is exponential in phis of many arguments (kernel/bpf/core.c's
  * interpreter: minutes for one comparison).
  */
+static bool percpu_walk(struct lower *L, tree v, int depth, hash_map<tree, int> *seen);
+
+/*
+ * A local kept in memory because its address is taken (6.12's
+ * this_cpu_try_cmpxchg(*p, &o, n) loop in mod_zone_state()): per-CPU if
+ * a value stored to it by name is.
+ */
+static bool percpu_stored(struct lower *L, tree var, int depth, hash_map<tree, int> *seen)
+{
+	int *was = seen->get(var);
+	basic_block bb;
+
+	if ((was && *was <= depth) || depth > PERCPU_DEPTH)
+		return false;
+	seen->put(var, depth);
+	FOR_EACH_BB_FN(bb, cfun)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gassign *as = dyn_cast<gassign *>(gsi_stmt(gsi));
+
+			if (as && gimple_assign_single_p(as) && gimple_assign_lhs(as) == var &&
+			    percpu_walk(L, gimple_assign_rhs1(as), depth + 1, seen))
+				return true;
+		}
+	return false;
+}
+
 static bool percpu_walk(struct lower *L, tree v, int depth, hash_map<tree, int> *seen)
 {
 	gimple *d;
@@ -676,6 +702,8 @@ static bool percpu_walk(struct lower *L, tree v, int depth, hash_map<tree, int> 
 			if (!ADDR_SPACE_GENERIC_P(TYPE_ADDR_SPACE(TREE_TYPE(r1))) ||
 			    !ADDR_SPACE_GENERIC_P(TYPE_ADDR_SPACE(TREE_TYPE(base))))
 				return true;
+			if (r1 == base && VAR_P(base) && !is_global_var(base) && TREE_ADDRESSABLE(base))
+				return percpu_stored(L, base, depth + 1, seen);
 			if (TREE_CODE(base) == MEM_REF) {
 				const char *e = lh_address(L->m, base);
 
