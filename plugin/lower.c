@@ -629,23 +629,19 @@ static const char *target_arch(void)
 /*
  * Is v read from this CPU's counters: an asm addressing per-CPU data
  * (a percpu-asm prefix of the target: %gs: for this_cpu_* and
- * __this_cpu_* on x86-64) or a load through this_cpu_ptr(), through
- * arithmetic, copies and phis?
+ * __this_cpu_* on x86-64), a load through a __seg_gs pointer (the same
+ * from 6.8 on) or through this_cpu_ptr(), through arithmetic, copies,
+ * phis and locals kept in memory?
  */
 #define PERCPU_DEPTH	10
 
-/*
- * seen: the least depth each name was already searched from, without
- * success.  A search from there or deeper finds nothing new; without it
- * the walk is exponential in phis of many arguments (kernel/bpf/core.c's
- * interpreter: minutes for one comparison).
- */
 static bool percpu_walk(struct lower *L, tree v, int depth, hash_map<tree, int> *seen);
 
 /*
  * A local kept in memory because its address is taken (6.12's
  * this_cpu_try_cmpxchg(*p, &o, n) loop in mod_zone_state()): per-CPU if
- * a value stored to it by name is.
+ * a value stored to it by name is (any one: a batch test is read
+ * optimistically, as for a phi).
  */
 static bool percpu_stored(struct lower *L, tree var, int depth, hash_map<tree, int> *seen)
 {
@@ -666,6 +662,13 @@ static bool percpu_stored(struct lower *L, tree var, int depth, hash_map<tree, i
 	return false;
 }
 
+
+/*
+ * seen: the least depth each name was already searched from, without
+ * success.  A search from there or deeper finds nothing new; without it
+ * the walk is exponential in phis of many arguments (kernel/bpf/core.c's
+ * interpreter: minutes for one comparison).
+ */
 static bool percpu_walk(struct lower *L, tree v, int depth, hash_map<tree, int> *seen)
 {
 	gimple *d;
