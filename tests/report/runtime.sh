@@ -164,7 +164,7 @@ if $LOCKHOG report --format json --out $T/mm-scan.json $KDIR/mm >/dev/null 2>$T/
 		grep -qxF '    predicted: css_put under memcg_stock.stock_lock (dd7c765885f82b57); measured: 1,204 holds, 41 with css_put inside, max 38.0 µs' $T/mm.txt
 	res $? "mm: refill_stock's uncharge and css_put joined to the scan's findings" $T/mm.txt
 	grep -qF 'predicted: loop in free_pcppages_bulk() calling __free_one_page under zone->lock (fbeee34a2669532c); measured: 530 holds, 530 with the loop run, at most 1,003 iterations in one' $T/mm.txt &&
-		grep -qF 'atomic RMWs on stats_flush_threshold: 5,123, 170.8 per second; predicted: atomic_add under IRQs off (c5e842e7562d670a)' $T/mm.txt
+		grep -qF 'atomic RMWs on stats_flush_threshold: 5,123, 170.8 per second; predicted: atomic_add under lruvec->lru_lock (c5e842e7562d670a)' $T/mm.txt
 	res $? "mm: the free_pcppages_bulk loop and the stats_flush_threshold atomic joined" $T/mm.txt
 	$LOCKHOG report --static $T/mm-scan.json $D/mm-patched.json >$T/mmp.txt 2>$T/err
 	grep -qxF '    predicted: page_counter_uncharge under memcg_stock.stock_lock (ef69dfa3e16b0014); measured: 1,210 holds, none with page_counter_uncharge inside, max 1.90 µs' $T/mmp.txt &&
