@@ -662,7 +662,6 @@ static bool percpu_stored(struct lower *L, tree var, int depth, hash_map<tree, i
 	return false;
 }
 
-
 /*
  * seen: the least depth each name was already searched from, without
  * success.  A search from there or deeper finds nothing new; without it
@@ -729,25 +728,18 @@ static bool percpu_value(struct lower *L, tree v)
 	return percpu_walk(L, v, 0, &seen);
 }
 
+static tree strip_copies(tree t);
+
 /* v is a value read as it is, through copies and casts: a limit, not a count worked out */
 static bool plain_read(tree v)
 {
-	while (v && TREE_CODE(v) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(v)) {
-		gimple *d = SSA_NAME_DEF_STMT(v);
-		gassign *as = dyn_cast<gassign *>(d);
+	tree t = strip_copies(v);
 
-		if (is_a<gasm *>(d))
-			return true;
-		if (!as)
-			return false;
-		if (gimple_assign_single_p(as) && TREE_CODE(gimple_assign_rhs1(as)) != SSA_NAME)
-			return true;
-		if (gimple_assign_rhs_code(as) != SSA_NAME &&
-		    !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)))
-			return false;
-		v = gimple_assign_rhs1(as);
-	}
-	return false;
+	if (!v || TREE_CODE(v) != SSA_NAME || !t)
+		return false;
+	if (TREE_CODE(t) != SSA_NAME)
+		return true;	/* a load */
+	return !SSA_NAME_IS_DEFAULT_DEF(t) && is_a<gasm *>(SSA_NAME_DEF_STMT(t));
 }
 
 /*
@@ -1618,8 +1610,6 @@ static bool phi_step(class loop *loop, gphi *phi, HOST_WIDE_INT *step)
 	}
 	return false;
 }
-
-static tree strip_copies(tree t);
 
 /* Is x, an unsigned value, not zero in block bb: entered only on the way a test of it says so? */
 static bool tested_nonzero(basic_block bb, tree x)
