@@ -904,10 +904,10 @@ static int gatom_way(const struct hog_finding *f, const struct hog_path *w,
 		c->on++;
 	else if (!strcmp(lk, "irq") || !strcmp(lk, "hardirq") || !strcmp(lk, "softirq"))
 		c->nolock++;
-	else if ((g = global_lock_way(f, w)))
-		c->global++, c->lock = c->lock ? c->lock : g->lock.name;
-	else
+	else if (!(g = global_lock_way(f, w)))
 		return 0;
+	else if (c->global++ == 0)
+		c->lock = g->lock.name;
 	return 1;
 }
 

@@ -151,11 +151,6 @@ struct hog_frontend_rules {
 	struct hog_vec kind_kinds;	/* lock-kind: its kind, "spin" */
 };
 
-/*
- * "context": a registration that makes a function run in an atomic
- * context that is no lock (rules/README.md).  Exactly one of call and
- * field is set.
- */
 /* "rare call=NAME arg=N": the function passed as argument arg is rare */
 struct hog_rare_call {
 	const char *call;	/* interned callee */
@@ -163,6 +158,11 @@ struct hog_rare_call {
 	const char *word;	/* interned "call=NAME arg=N", as notes cite it */
 };
 
+/*
+ * "context": a registration that makes a function run in an atomic
+ * context that is no lock (rules/README.md).  Exactly one of call and
+ * field is set.
+ */
 struct hog_ctx_rule {
 	const char *call;	/* interned callee taking the function as argument arg */
 	int arg;
@@ -386,6 +386,7 @@ int hog_rules_scales(const struct hog_rules *r, const char *tag, const char *nam
 int hog_rules_iterator(const struct hog_rules *r, const char *name, int *step);
 /* Whether an inline asm template reads per-CPU data on arch ("x86_64"). */
 int hog_rules_asm_is_percpu(const struct hog_rules *r, const char *arch, const char *tmpl);
+/* Whether it is a locked RMW (lock prefix, xchg) on shared data, not this CPU's. */
 int hog_rules_asm_is_atomic(const struct hog_rules *r, const char *arch, const char *tmpl);
 
 #ifdef __cplusplus
