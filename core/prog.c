@@ -733,6 +733,16 @@ static int way_weak(const struct hog_path *w)
 	return w->lock.sleeping || (w->lock.kind && !strcmp(w->lock.kind, "preempt"));
 }
 
+/*
+ * A way held in a rare entry or through a function that rarely runs
+ * (cold_reason()): it does not keep a loop a warning that its other
+ * ways make a note, and a loop only such ways reach is cold_reason()'s.
+ */
+static int way_rare(const struct hog_path *w)
+{
+	return w->rare || w->cold;
+}
+
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
@@ -744,6 +754,14 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 	/* a way from outside the boot phase (checks-off, diagnostic, any-context, rare) says more */
 	if (ba != bb)
 		return bb;
+	/*
+	 * Then one that is not cold (an error path, past a printk): the
+	 * reason a finding gives is read off its first way.  Not with the
+	 * boot phase's: a sleep through a cold call stays an error, and a
+	 * boot way first would make it the boot phase's note.
+	 */
+	if (!a->cold != !b->cold)
+		return !a->cold;
 	/* one under a spinning lock says more than one where only sleepers wait */
 	if (way_weak(a) != way_weak(b))
 		return way_weak(b);
@@ -862,7 +880,6 @@ static const char *release_defers(const struct hog_prog *prog, const struct hog_
 }
 
 static int way_through(const struct hog_path *w, const char *fn);
-static int way_rare(const struct hog_path *w);
 
 /*
  * A spinning lock that is one global variable, taken by way w's holder
@@ -963,14 +980,17 @@ static const char *gatom_reason(const struct hog_prog *prog, const struct hog_fi
 	}
 	if (!hot)
 		return NULL;
-	if (!c.nolock && !c.global)
+	/* one kind of way says it in its own words; a mix counts them */
+	if (!c.nolock && !c.global && !c.weak)
 		return "one atomic on a global with IRQs on: costly only when contended";
-	if (!c.on && !c.global)
+	if (!c.on && !c.global && !c.weak)
 		return "one atomic on a global with no lock held: no other CPU waits for this section";
-	if (!c.on && !c.nolock) {
+	if (!c.on && !c.nolock && !c.weak) {
 		*arg = c.lock;
 		return "the lock %s is one global itself: every CPU that runs this section bounces its line already, and the atomic adds one cache miss to it";
 	}
+	if (!c.on && !c.nolock && !c.global)
+		return "one atomic on a global, and on every way to it only sleepers wait or only preemption is off: no CPU spins on this section";
 	if (c.on)
 		hog_buf_printf(&b, "%d with IRQs on", c.on);
 	if (c.nolock)
@@ -979,7 +999,8 @@ static const char *gatom_reason(const struct hog_prog *prog, const struct hog_fi
 		hog_buf_printf(&b, "%s%d inside the section of %s, a lock that is one global",
 			       b.len ? "; " : "", c.global, c.lock);
 	if (c.weak)
-		hog_buf_printf(&b, "; %d where only sleepers wait or only preemption is off", c.weak);
+		hog_buf_printf(&b, "%s%d where only sleepers wait or only preemption is off",
+			       b.len ? "; " : "", c.weak);
 	*arg = hog_intern(prog->strs, b.s);
 	hog_buf_free(&b);
 	return "one atomic on a global, and every way to it is a note by itself: %s";
@@ -1044,16 +1065,6 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		return k->note;
 	}
 	return NULL;
-}
-
-/*
- * A way held in a rare entry or through a function that rarely runs
- * (cold_reason()): it does not keep a loop a warning that its other
- * ways make a note, and a loop only such ways reach is cold_reason()'s.
- */
-static int way_rare(const struct hog_path *w)
-{
-	return w->rare || w->cold;
 }
 
 /* The first way that is not rare, NULL if none. */
