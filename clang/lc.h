@@ -88,6 +88,7 @@ struct lc_local {
 	int ptr;
 	int param;		/* parameter index, or -1 */
 	int test_var;		/* the variable its tests are on, -1 until tested */
+	int percpu;		/* memory: a per-CPU value was stored to it by name */
 };
 
 struct lc_target {

@@ -364,6 +364,7 @@ static int add_local(struct lc_fn *F, CXCursor d, int param)
 	l->ptr = is_ptr_type(clang_getCursorType(d));
 	l->param = param;
 	l->test_var = -1;
+	l->percpu = 0;
 	return F->nloc++;
 }
 
@@ -434,10 +435,33 @@ static const char *decl_addr(struct lc_fn *F, CXCursor d)
 /* ---- expressions ---- */
 
 static struct hog_val rv(struct lc_fn *F, CXCursor e, int used);
+static int percpu_val(struct lc_fn *F, struct hog_val v, int depth);
 static void cond(struct lc_fn *F, CXCursor e, int t, int f);
 static void stmt(struct lc_fn *F, CXCursor c);
 
 static const char *lv(struct lc_fn *F, CXCursor e);
+
+/*
+ * A local kept in memory because its address is taken is per-CPU if a
+ * per-CPU value was stored to it by name (6.12's this_cpu_try_cmpxchg(*p,
+ * &o, n) loop in mod_zone_state(); plugin: percpu_stored()).
+ */
+static int percpu_memory(struct lc_fn *F, const char *a)
+{
+	int i;
+
+	for (i = 0; a && i < F->nloc; i++)
+		if (F->loc[i].memory && F->loc[i].percpu && F->loc[i].name && a[0] == '%' &&
+		    !strcmp(a + 1, F->loc[i].name))
+			return 1;
+	return 0;
+}
+
+static void store_percpu(struct lc_fn *F, int li, struct hog_val v)
+{
+	if (li >= 0 && F->loc[li].memory && percpu_val(F, v, 0))
+		F->loc[li].percpu = 1;
+}
 
 /* what a value read from memory at a is */
 static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
@@ -452,7 +476,7 @@ static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
 	F->var[v.var].load = a;
 	F->var[v.var].small = clang_Type_getSizeOf(clang_getCanonicalType(t)) == 1;
 	/* or through a __seg_gs pointer, x86's this_cpu_read() from 6.8 on (plugin: percpu_walk()) */
-	if ((a && strchr(a, '#')) || clang_getAddressSpace(t))
+	if ((a && strchr(a, '#')) || clang_getAddressSpace(t) || percpu_memory(F, a))
 		F->var[v.var].percpu = 1;
 	return v;
 }
@@ -943,6 +967,8 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 	a = lv(F, l);
 	v = rv(F, r, 1);
 	F->clean = -1;
+	if (clang_getCursorKind(strip(l)) == CXCursor_DeclRefExpr)
+		store_percpu(F, find_local(F, clang_getCursorReferenced(strip(l))), v);
 	if (a && callback_store(r, v) &&
 	    hog_rules_ctx_field(F->rules, hog_expr_class(F->m->strs, a))) {
 		struct lc_ev *ev;
@@ -2627,6 +2653,8 @@ static void decl_stmt(struct lc_fn *F, CXCursor c)
 
 			name_var(F, v, li);
 			lc_write(F, lc_here(F), li, v);
+		} else if (li >= 0 && is_scalar_type(clang_getCursorType(d))) {
+			store_percpu(F, li, rv(F, init, 1));
 		} else {
 			rv(F, init, 0);
 		}
