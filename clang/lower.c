@@ -1915,6 +1915,14 @@ static int both_const(struct lc_fn *F, int op, struct hog_val a, struct hog_val 
 	return 1;
 }
 
+/* -t, through parentheses and casts: a limit negated (vmstat's "v < -t") */
+static int negated(CXCursor e)
+{
+	e = strip(e);
+	return clang_getCursorKind(e) == CXCursor_UnaryOperator &&
+	       clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus;
+}
+
 static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, int f)
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
@@ -1946,15 +1954,19 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 	bl->cmp.r = b;
 	if (op != CXBinaryOperator_EQ && op != CXBinaryOperator_NE) {
 		int pl = percpu_val(F, a, 0), pr = percpu_val(F, b, 0);
+		int nl = negated(l), nr = negated(r);
 
-		if (pr && !pl) {
+		/* the negated side is the limit (plugin: batch_cond()) */
+		if ((pr && !pl) || (pl && pr && nl && !nr)) {
 			op = op == CXBinaryOperator_LT ? CXBinaryOperator_GT :
 			     op == CXBinaryOperator_GT ? CXBinaryOperator_LT :
 			     op == CXBinaryOperator_LE ? CXBinaryOperator_GE : CXBinaryOperator_LE;
 			pl = 1;
+			nr = nl;
 		}
+		/* below a negated limit ("v < -t") the rare way is the other one */
 		if (pl)
-			bl->cond = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE ?
+			bl->cond = (op == CXBinaryOperator_GT || op == CXBinaryOperator_GE) != nr ?
 				   HC_BATCH0 : HC_BATCH1;
 	}
 	branch(F, t, f);

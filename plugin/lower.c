@@ -742,28 +742,46 @@ static bool plain_read(tree v)
 	return !SSA_NAME_IS_DEFAULT_DEF(t) && is_a<gasm *>(SSA_NAME_DEF_STMT(t));
 }
 
+/* v is a limit read as it is and negated: vmstat's "v < -t", a lower threshold */
+static bool negated_read(tree v)
+{
+	tree t = strip_copies(v);
+	gassign *as;
+
+	if (!t || TREE_CODE(t) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(t))
+		return false;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
+	return as && gimple_assign_rhs_code(as) == NEGATE_EXPR &&
+	       plain_read(gimple_assign_rhs1(as));
+}
+
 /*
  * if (x > MEMCG_CHARGE_BATCH) with x a per-CPU count: which way is rare.
  * When the limit is per-CPU too (vmstat's "abs(x) > t", t this CPU's
  * stat_threshold), the count is the side worked out, the limit the one
- * read as it is, whichever side GCC put it on.
+ * read as it is (or read and negated), whichever side GCC put it on.
  */
 static void batch_cond(struct lower *L, struct hog_block *b, tree l, tree r, enum tree_code code)
 {
-	bool pl, pr;
+	bool pl, pr, up;
 
 	if (code != GT_EXPR && code != GE_EXPR && code != LT_EXPR && code != LE_EXPR)
 		return;
 	pl = percpu_value(L, l);
 	pr = percpu_value(L, r);
-	if ((pr && !pl) || (pl && pr && plain_read(l) && !plain_read(r))) {
+	if ((pr && !pl) ||
+	    (pl && pr && (plain_read(l) || negated_read(l)) && !plain_read(r) && !negated_read(r))) {
 		std::swap(l, r);
 		code = swap_tree_comparison(code);
 	}
 	if (!percpu_value(L, l))
 		return;
-	/* count > limit is the rare way; count < limit the common one */
-	b->cond = code == GT_EXPR || code == GE_EXPR ? HC_BATCH0 : HC_BATCH1;
+	/*
+	 * count > limit is the rare way, count < limit the common one; below
+	 * a negated limit (__dec_zone_state()'s "v < -t") the other way round
+	 */
+	up = code == GT_EXPR || code == GE_EXPR;
+	b->cond = up != negated_read(r) ? HC_BATCH0 : HC_BATCH1;
 	b->cond_var = -1;
 }
 
