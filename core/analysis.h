@@ -247,6 +247,7 @@ struct hog_path {
 	int scales;		/* loops: hog_cost.scales */
 	const char *cold;	/* hog_cost.cold */
 	const char *lastput;	/* hog_cost.lastput */
+	int batched;		/* past a per-CPU threshold on this way (hog_raw.batched) */
 	const char *reason;	/* the cost's reason on this way (a caller's count may bound it) */
 	/*
 	 * Loops at the holder's own site: the trip count is the holder's

@@ -252,6 +252,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.scales = c->scales;
 	r->path.cold = c->cold ? c->cold : t->cold;
 	r->path.lastput = c->lastput;
+	r->path.batched = r->batched;
 	r->path.count_param = -1;
 	r->path.count_shift = -1;
 	r->path.count_fn = NULL;

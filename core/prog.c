@@ -904,19 +904,25 @@ static const struct hog_path *global_lock_way(const struct hog_finding *f,
 
 /* How the ways to one atomic on a global are each a note (gatom_reason()) */
 struct gatom_ways {
-	int on, nolock, global, weak;
+	int on, nolock, global, weak, batched;
 	const char *lock;	/* the first global lock a way is inside */
 };
 
-/* 1 if way w is a note by itself, counted in *c */
+/*
+ * 1 if way w is a note by itself, counted in *c.  batch: a way past a
+ * per-CPU threshold is one; gatom_lead() asks without it, so that the
+ * way that would make the finding a warning but for its batch leads.
+ */
 static int gatom_way(const struct hog_finding *f, const struct hog_path *w,
-		     struct gatom_ways *c)
+		     struct gatom_ways *c, int batch)
 {
 	const char *lk = w->lock.kind ? w->lock.kind : "";
 	const struct hog_path *g;
 
 	if (way_weak(w))
 		c->weak++;
+	else if (batch && w->batched)
+		c->batched++;
 	else if (!w->irqs_off)
 		c->on++;
 	else if (!strcmp(lk, "irq") || !strcmp(lk, "hardirq") || !strcmp(lk, "softirq"))
@@ -930,8 +936,8 @@ static int gatom_way(const struct hog_finding *f, const struct hog_path *w,
 
 /*
  * One atomic on a global: a way that is not a note by itself
- * (gatom_way()) leads, as the worst way leads every finding, so that
- * what the finding says is what makes it a warning.
+ * (gatom_way(), its batch aside) leads, as the worst way leads every
+ * finding, so that what the finding says is what makes it a warning.
  */
 static void gatom_lead(struct hog_finding *f)
 {
@@ -942,7 +948,7 @@ static void gatom_lead(struct hog_finding *f)
 	if (!f->cls || strcmp(f->cls, HOG_CLS_GATOM))
 		return;
 	for (i = 0; i < f->npaths; i++)
-		if (!way_rare(&f->paths[i]) && !gatom_way(f, &f->paths[i], &c))
+		if (!way_rare(&f->paths[i]) && !gatom_way(f, &f->paths[i], &c, 0))
 			break;
 	if (i == 0 || i == f->npaths)
 		return;
@@ -956,7 +962,8 @@ static void gatom_lead(struct hog_finding *f)
  * only when contended), where IRQs are off but no lock is held (no CPU
  * waits for the section), or inside the section of a spinning lock that
  * is one global (each CPU that gets there has just pulled the lock's
- * own line; the global's bounces no more often).  Not so under a
+ * own line; the global's bounces no more often), or past a per-CPU
+ * threshold on that way (once per batch).  Not so under a
  * per-object or per-CPU lock with IRQs off, where CPUs run the section
  * side by side (memcg_rstat_updated()).  A finding is as severe as its
  * worst way: a note only if every way that is not rare is one.  A
@@ -975,21 +982,21 @@ static const char *gatom_reason(const struct hog_prog *prog, const struct hog_fi
 		if (way_rare(&f->paths[i]))
 			continue;
 		hot++;
-		if (!gatom_way(f, &f->paths[i], &c))
+		if (!gatom_way(f, &f->paths[i], &c, 1))
 			return NULL;
 	}
 	if (!hot)
 		return NULL;
 	/* one kind of way says it in its own words; a mix counts them */
-	if (!c.nolock && !c.global && !c.weak)
+	if (!c.nolock && !c.global && !c.weak && !c.batched)
 		return "one atomic on a global with IRQs on: costly only when contended";
-	if (!c.on && !c.global && !c.weak)
+	if (!c.on && !c.global && !c.weak && !c.batched)
 		return "one atomic on a global with no lock held: no other CPU waits for this section";
-	if (!c.on && !c.nolock && !c.weak) {
+	if (!c.on && !c.nolock && !c.weak && !c.batched) {
 		*arg = c.lock;
 		return "the lock %s is one global itself: every CPU that runs this section bounces its line already, and the atomic adds one cache miss to it";
 	}
-	if (!c.on && !c.nolock && !c.global)
+	if (!c.on && !c.nolock && !c.global && !c.batched)
 		return "one atomic on a global, and on every way to it only sleepers wait or only preemption is off: no CPU spins on this section";
 	if (c.on)
 		hog_buf_printf(&b, "%d with IRQs on", c.on);
@@ -1001,6 +1008,8 @@ static const char *gatom_reason(const struct hog_prog *prog, const struct hog_fi
 	if (c.weak)
 		hog_buf_printf(&b, "%s%d where only sleepers wait or only preemption is off",
 			       b.len ? "; " : "", c.weak);
+	if (c.batched)
+		hog_buf_printf(&b, "%s%d once per per-CPU batch", b.len ? "; " : "", c.batched);
 	*arg = hog_intern(prog->strs, b.s);
 	hog_buf_free(&b);
 	return "one atomic on a global, and every way to it is a note by itself: %s";
