@@ -1561,17 +1561,246 @@ static long long latch_once(struct lc_fn *F, const char *in, int h, const int *i
 	return -1;
 }
 
+/*
+ * A state that only moves one way through constants (the plugin's
+ * state_cap()): "for (;;) { ...; switch (state) { case A: ...; state = B;
+ * break; case B: ...; state = C; break; case C: BUG(); } }".  The
+ * switch is a chain of HC_EQK tests on the header's phi.
+ */
+#define STATE_MAX	16
+#define STATE_DEPTH	8
+
+struct state_way {
+	long long c;
+	int from;		/* the block the way round sets it in */
+	int self;		/* it keeps the header's value */
+};
+
+struct state {
+	const char *in;
+	int h, pi;
+	int test[STATE_MAX], ntest;	/* the switch's tests, in chain order */
+	int dflt;			/* where the last test's other way goes */
+	struct state_way way[STATE_MAX];
+	long long val[STATE_MAX];
+	int nway, nval;
+};
+
+static int state_add_val(struct state *st, long long c)
+{
+	int k;
+
+	for (k = 0; k < st->nval && st->val[k] != c; k++)
+		;
+	if (k == st->nval && st->nval == STATE_MAX)
+		return 0;
+	if (k == st->nval)
+		st->val[st->nval++] = c;
+	return 1;
+}
+
+/* the block holding phi pi, -1 if none */
+static int phi_block(struct lc_fn *F, int pi)
+{
+	int b;
+
+	for (b = 0; b < F->nb; b++)
+		if (has_int(F->b[b].phis, F->b[b].nphi, pi))
+			return b;
+	return -1;
+}
+
+/* the constants v can be on entry, through phis outside the loop; 0 if others */
+static int state_entry(struct lc_fn *F, struct state *st, struct hog_val v, int depth)
+{
+	struct lc_phi *p;
+	int j;
+
+	v = resolve(F, v);
+	if (v.kind == HV_CONST)
+		return state_add_val(st, v.cst);
+	if (depth > STATE_DEPTH || v.kind != HV_VAR || F->var[v.var].kind != VK_PHI)
+		return 0;
+	p = &F->phi[F->var[v.var].phi];
+	for (j = 0; j < p->n; j++)
+		if (!state_entry(F, st, p->val[j], depth + 1))
+			return 0;
+	return 1;
+}
+
+/* the ways round: what each sets the state to, and where; 0 if not constants */
+static int state_ways(struct lc_fn *F, struct state *st, struct hog_val v, int from, int depth)
+{
+	struct lc_phi *p;
+	int j, b;
+
+	v = resolve(F, v);
+	if (st->nway == STATE_MAX || depth > STATE_DEPTH)
+		return 0;
+	if (v.kind == HV_VAR && v.var == F->phi[st->pi].dst) {
+		st->way[st->nway++] = (struct state_way){ 0, from, 1 };
+		return 1;
+	}
+	if (v.kind == HV_CONST) {
+		st->way[st->nway++] = (struct state_way){ v.cst, from, 0 };
+		return state_add_val(st, v.cst);
+	}
+	if (v.kind != HV_VAR || F->var[v.var].kind != VK_PHI)
+		return 0;
+	b = phi_block(F, F->var[v.var].phi);
+	if (b < 0 || b == st->h || !st->in[b])
+		return 0;
+	p = &F->phi[F->var[v.var].phi];
+	for (j = 0; j < p->n; j++)
+		if (!state_ways(F, st, p->val[j], p->pred[j], depth + 1))
+			return 0;
+	return 1;
+}
+
+/* the switch's tests on the header's phi, first to last; 0 if none */
+static int state_switch(struct lc_fn *F, struct state *st)
+{
+	int b, k, first = -1;
+
+	for (b = 0; b < F->nb; b++)
+		if (st->in[b] && F->b[b].cond == HC_EQK && F->b[b].nsucc == 2 &&
+		    header_phi(F, lc_varval(F->b[b].cond_var), st->h) == st->pi) {
+			int j, chained = 0;
+
+			for (j = 0; j < F->b[b].npred; j++) {
+				struct lc_blk *q = &F->b[F->b[b].pred[j]];
+
+				chained |= q->cond == HC_EQK && q->nsucc == 2 && q->succ[1] == b &&
+					   q->cond_var == F->b[b].cond_var;
+			}
+			if (!chained) {
+				if (first >= 0)
+					return 0;	/* two switches on it */
+				first = b;
+			}
+		}
+	if (first < 0)
+		return 0;
+	for (b = first, st->ntest = 0; ; b = F->b[b].succ[1]) {
+		if (st->ntest == STATE_MAX)
+			return 0;
+		st->test[st->ntest++] = b;
+		k = F->b[b].succ[1];
+		if (F->b[k].cond != HC_EQK || F->b[k].nsucc != 2 ||
+		    F->b[k].cond_var != F->b[first].cond_var || !st->in[k])
+			break;
+	}
+	st->dflt = F->b[b].succ[1];
+	return 1;
+}
+
+/* can "from" reach "to" in the loop, neither through its header nor the switch? */
+static int state_reaches(struct lc_fn *F, const struct state *st, int from, int to)
+{
+	char *seen;
+	int *work, n = 0, ok = 0, k;
+
+	if (from == st->h || !st->in[from])
+		return from == to;
+	for (k = 0; k < st->ntest; k++)
+		if (from == st->test[k])
+			return from == to;
+	seen = hog_xcalloc(F->nb + 1, 1);
+	work = hog_xmalloc(sizeof(int) * (F->nb + 1));
+	for (k = 0; k < st->ntest; k++)
+		seen[st->test[k]] = 1;
+	seen[st->h] = 1;
+	seen[from] = 1;
+	work[n++] = from;
+	while (n && !ok) {
+		int b = work[--n], j;
+
+		ok = b == to;
+		for (j = 0; j < F->b[b].nsucc; j++) {
+			int x = F->b[b].succ[j];
+
+			if (st->in[x] && !seen[x]) {
+				seen[x] = 1;
+				work[n++] = x;
+			}
+		}
+	}
+	free(seen);
+	free(work);
+	return ok;
+}
+
+/* does way w come only from cases on one side of what it sets (*dir)? */
+static int state_moves(struct lc_fn *F, const struct state *st, const struct state_way *w,
+		       const int *idom, int *dir)
+{
+	int k;
+
+	if (!dominates(idom, st->test[0], w->from))
+		return 0;
+	if (!w->self && state_reaches(F, st, st->dflt, w->from))
+		return 0;
+	for (k = 0; k < st->ntest; k++) {
+		const struct lc_blk *t = &F->b[st->test[k]];
+		int d;
+
+		if (!state_reaches(F, st, t->succ[0], w->from))
+			continue;
+		if (w->self)
+			return 0;
+		d = w->c > t->cond_hi ? 1 : w->c < t->cond_val ? -1 : 0;
+		if (!d || (*dir && d != *dir))
+			return 0;
+		*dir = d;
+	}
+	return 1;
+}
+
+static int state_has_case(struct lc_fn *F, const struct state *st, long long v)
+{
+	int k;
+
+	for (k = 0; k < st->ntest; k++)
+		if (F->b[st->test[k]].cond_val <= v && v <= F->b[st->test[k]].cond_hi)
+			return 1;
+	return 0;
+}
+
+static long long state_cap(struct lc_fn *F, const char *in, int h, const int *idom)
+{
+	int i, j, k;
+
+	for (i = 0; i < F->b[h].nphi; i++) {
+		struct state st = { .in = in, .h = h, .pi = F->b[h].phis[i] };
+		struct lc_phi *p = &F->phi[st.pi];
+		int ok = 1, dir = 0, moves = 0;
+
+		if (p->dead || F->var[p->dst].ptr || !state_switch(F, &st))
+			continue;
+		for (j = 0; j < p->n && ok; j++)
+			ok = in[p->pred[j]] ? state_ways(F, &st, p->val[j], p->pred[j], 0) :
+					      state_entry(F, &st, p->val[j], 0);
+		for (k = 0; ok && k < st.nway; k++) {
+			ok = state_moves(F, &st, &st.way[k], idom, &dir);
+			moves += !st.way[k].self;
+		}
+		for (k = 0; ok && k < st.nval; k++)
+			ok = state_has_case(F, &st, st.val[k]);
+		if (ok)
+			return moves ? st.nval - 1 : 0;
+	}
+	return -1;
+}
+
 static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *idom)
 {
-	long long bound = -1;
+	long long bound = -1, n;
 	int i, j;
 
 	for (i = 0; i < F->nb; i++) {
 		if (!in[i])
 			continue;
 		for (j = 0; j < F->b[i].nsucc; j++) {
-			long long n;
-
 			if (in[F->b[i].succ[j]])
 				continue;
 			n = exit_count(F, i, F->b[i].succ[j], in);
@@ -1583,6 +1812,9 @@ static long long loop_bound(struct lc_fn *F, const char *in, int h, const int *i
 	}
 	if (latch_once(F, in, h, idom) == 1 && (bound < 0 || bound > 1))
 		bound = 1;
+	n = state_cap(F, in, h, idom);
+	if (n >= 0 && (bound < 0 || n < bound))
+		bound = n;
 	return bound;
 }
 

@@ -2861,6 +2861,256 @@ static long long latch_once(class loop *loop)
 	return -1;
 }
 
+/*
+ * A state that only moves one way through constants: "for (;;) { ...;
+ * switch (state) { case A: ...; state = B; break; case B: ...; state = C;
+ * break; case C: BUG(); } }" (select_fallback_rq()'s cpuset, possible,
+ * fail).  GCC gives such a loop, whose default case goes straight back,
+ * two headers: the default's way round and the others'.
+ */
+#define STATE_MAX	16
+#define STATE_DEPTH	8
+
+struct state_way {
+	HOST_WIDE_INT c;
+	basic_block from;	/* where the way round sets it */
+	bool self;		/* it keeps the header's value */
+};
+
+struct state {
+	class loop *loop;
+	tree var;		/* the header phi's result, through phis that keep it */
+	gswitch *sw;
+	int nway, nval;
+	struct state_way way[STATE_MAX];
+	HOST_WIDE_INT val[STATE_MAX];
+};
+
+/* t through copies and phis that only keep it ("x = PHI <y, x>"): y */
+static tree state_value(tree t)
+{
+	int n;
+
+	for (n = 0; n < STATE_DEPTH; n++) {
+		gphi *phi;
+		tree a = NULL_TREE;
+		unsigned i;
+
+		t = strip_copies(t);
+		if (!t || TREE_CODE(t) != SSA_NAME || !(phi = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(t))))
+			return t;
+		for (i = 0; i < gimple_phi_num_args(phi); i++) {
+			tree x = strip_copies(gimple_phi_arg_def(phi, i));
+
+			if (x == t || x == a)
+				continue;
+			if (a)
+				return t;
+			a = x;
+		}
+		if (!a)
+			return t;
+		t = a;
+	}
+	return t;
+}
+
+static bool state_add_val(struct state *st, HOST_WIDE_INT c)
+{
+	int k;
+
+	for (k = 0; k < st->nval && st->val[k] != c; k++)
+		;
+	if (k == st->nval && st->nval == STATE_MAX)
+		return false;
+	if (k == st->nval)
+		st->val[st->nval++] = c;
+	return true;
+}
+
+/* The constants t can be on entry to the loop, through phis; false if others */
+static bool state_entry(struct state *st, tree t, int depth)
+{
+	HOST_WIDE_INT c;
+	gphi *phi;
+	unsigned i;
+
+	t = strip_copies(t);
+	if (const_value(t, &c))
+		return state_add_val(st, c);
+	if (depth > STATE_DEPTH || !t || TREE_CODE(t) != SSA_NAME ||
+	    !(phi = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(t))))
+		return false;
+	for (i = 0; i < gimple_phi_num_args(phi); i++)
+		if (!state_entry(st, gimple_phi_arg_def(phi, i), depth + 1))
+			return false;
+	return true;
+}
+
+/* The ways round: what each sets the state to, and where; false if not constants */
+static bool state_ways(struct state *st, tree t, basic_block from, int depth)
+{
+	HOST_WIDE_INT c;
+	gphi *phi;
+	unsigned i;
+
+	if (st->nway == STATE_MAX || depth > STATE_DEPTH)
+		return false;
+	if (state_value(t) == st->var) {
+		st->way[st->nway++] = { 0, from, true };
+		return true;
+	}
+	t = strip_copies(t);
+	if (const_value(t, &c)) {
+		st->way[st->nway++] = { c, from, false };
+		return state_add_val(st, c);
+	}
+	if (!t || TREE_CODE(t) != SSA_NAME || !(phi = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(t))) ||
+	    gimple_bb(phi) == st->loop->header || !flow_bb_inside_loop_p(st->loop, gimple_bb(phi)))
+		return false;
+	for (i = 0; i < gimple_phi_num_args(phi); i++)
+		if (!state_ways(st, gimple_phi_arg_def(phi, i), gimple_phi_arg_edge(phi, i)->src,
+				depth + 1))
+			return false;
+	return true;
+}
+
+/*
+ * Can the switch's label block reach "to" in the loop, neither through
+ * its header nor through the switch again (a way back to the switch
+ * that keeps the value comes to the same case)?
+ */
+static bool state_reaches(const struct state *st, tree label, basic_block to)
+{
+	basic_block from = label_to_block(cfun, label), sb = gimple_bb(st->sw);
+	auto_vec<basic_block> work;
+	auto_bitmap seen;
+
+	if (from == st->loop->header || from == sb)
+		return from == to;
+	work.safe_push(from);
+	bitmap_set_bit(seen, from->index);
+	while (!work.is_empty()) {
+		basic_block bb = work.pop();
+		edge_iterator ei;
+		edge e;
+
+		if (bb == to)
+			return true;
+		FOR_EACH_EDGE(e, ei, bb->succs)
+			if (e->dest != st->loop->header && e->dest != sb &&
+			    flow_bb_inside_loop_p(st->loop, e->dest) &&
+			    bitmap_set_bit(seen, e->dest->index))
+				work.safe_push(e->dest);
+	}
+	return false;
+}
+
+/* Has the switch a case label of its own for v (so that its default is not v's)? */
+static bool state_has_case(gswitch *sw, HOST_WIDE_INT v)
+{
+	unsigned i;
+
+	for (i = 1; i < gimple_switch_num_labels(sw); i++) {
+		tree cl = gimple_switch_label(sw, i);
+		HOST_WIDE_INT lo, up;
+
+		if (const_value(CASE_LOW(cl), &lo) &&
+		    const_value(CASE_HIGH(cl) ? CASE_HIGH(cl) : CASE_LOW(cl), &up) && lo <= v && v <= up)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Does way w come only from cases on one side of what it sets (*dir:
+ * 1 above, -1 below, 0 not yet known)?  A way that keeps the value
+ * comes only from the default; no way passes the switch's default.
+ */
+static bool state_moves(const struct state *st, const struct state_way *w, int *dir)
+{
+	tree dflt = CASE_LABEL(gimple_switch_default_label(st->sw));
+	unsigned i;
+
+	if (!dominated_by_p(CDI_DOMINATORS, w->from, gimple_bb(st->sw)))
+		return false;
+	if (!w->self && state_reaches(st, dflt, w->from))
+		return false;
+	for (i = 1; i < gimple_switch_num_labels(st->sw); i++) {
+		tree cl = gimple_switch_label(st->sw, i);
+		HOST_WIDE_INT lo, up;
+		int d;
+
+		if (!state_reaches(st, CASE_LABEL(cl), w->from))
+			continue;
+		if (w->self || !const_value(CASE_LOW(cl), &lo) ||
+		    !const_value(CASE_HIGH(cl) ? CASE_HIGH(cl) : CASE_LOW(cl), &up))
+			return false;
+		d = w->c > up ? 1 : w->c < lo ? -1 : 0;
+		if (!d || (*dir && d != *dir))
+			return false;
+		*dir = d;
+	}
+	return true;
+}
+
+/* The switch in the loop on the state, through copies and phis that keep it */
+static gswitch *state_switch(class loop *loop, tree var)
+{
+	basic_block *body = get_loop_body(loop);
+	gswitch *sw = NULL;
+	unsigned i;
+
+	for (i = 0; i < loop->num_nodes && !sw; i++) {
+		gswitch *s = safe_dyn_cast<gswitch *>(last_stmt(body[i]));
+
+		if (s && state_value(gimple_switch_index(s)) == var)
+			sw = s;
+	}
+	free(body);
+	return sw;
+}
+
+/*
+ * The most times such a loop goes round: each way round sets the state
+ * to a constant beyond every case it came through, and the default,
+ * the only way that keeps it, has no value to come with (every value
+ * the state can hold has a case).  -1 if no header phi is such a state.
+ */
+static long long state_cap(class loop *loop)
+{
+	gphi_iterator gsi;
+
+	for (gsi = gsi_start_phis(loop->header); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gphi *phi = gsi.phi();
+		struct state st;
+		edge_iterator ei;
+		edge e;
+		bool ok = true;
+		int dir = 0, k, moves = 0;
+
+		st.loop = loop;
+		st.var = state_value(gimple_phi_result(phi));
+		st.nway = st.nval = 0;
+		if (!INTEGRAL_TYPE_P(TREE_TYPE(gimple_phi_result(phi))) ||
+		    !(st.sw = state_switch(loop, st.var)) ||
+		    !state_entry(&st, PHI_ARG_DEF_FROM_EDGE(phi, loop_preheader_edge(loop)), 0))
+			continue;
+		FOR_EACH_EDGE(e, ei, loop->header->preds)
+			if (ok && flow_bb_inside_loop_p(loop, e->src))
+				ok = state_ways(&st, PHI_ARG_DEF_FROM_EDGE(phi, e), e->src, 0);
+		for (k = 0; ok && k < st.nway; k++) {
+			ok = state_moves(&st, &st.way[k], &dir);
+			moves += !st.way[k].self;
+		}
+		for (k = 0; ok && k < st.nval; k++)
+			ok = state_has_case(st.sw, st.val[k]);
+		if (ok)
+			return moves ? st.nval - 1 : 0;
+	}
+	return -1;
+}
+
 /* The loop leaves at its first exit taken: the smallest count bounds it. */
 static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 {
@@ -2878,6 +3128,9 @@ static void exit_bound(struct lower *L, class loop *loop, long long *bound)
 			*bound = n;
 	}
 	n = latch_once(loop);
+	if (n >= 0 && (*bound < 0 || n < *bound))
+		*bound = n;
+	n = state_cap(loop);
 	if (n >= 0 && (*bound < 0 || n < *bound))
 		*bound = n;
 }
