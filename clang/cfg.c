@@ -1738,6 +1738,10 @@ static int state_moves(struct lc_fn *F, const struct state *st, const struct sta
 
 	if (!dominates(idom, st->test[0], w->from))
 		return 0;
+	/* the switch's own edge (a fallthrough's phi): a case that keeps the value */
+	for (k = 0; k < st->ntest; k++)
+		if (w->from == st->test[k])
+			return 0;
 	if (!w->self && state_reaches(F, st, st->dflt, w->from))
 		return 0;
 	for (k = 0; k < st->ntest; k++) {

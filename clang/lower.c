@@ -448,13 +448,15 @@ static const char *lv(struct lc_fn *F, CXCursor e);
  */
 static int percpu_memory(struct lc_fn *F, const char *a)
 {
-	int i;
+	int i, n = 0, percpu = 0;
 
-	for (i = 0; a && i < F->nloc; i++)
-		if (F->loc[i].memory && F->loc[i].percpu && F->loc[i].name && a[0] == '%' &&
-		    !strcmp(a + 1, F->loc[i].name))
-			return 1;
-	return 0;
+	/* by name, as the address is: two locals of one name are neither */
+	for (i = 0; a && a[0] == '%' && i < F->nloc; i++)
+		if (F->loc[i].memory && F->loc[i].name && !strcmp(a + 1, F->loc[i].name)) {
+			n++;
+			percpu |= F->loc[i].percpu;
+		}
+	return n == 1 && percpu;
 }
 
 static void store_percpu(struct lc_fn *F, int li, struct hog_val v)
@@ -1915,12 +1917,24 @@ static int both_const(struct lc_fn *F, int op, struct hog_val a, struct hog_val 
 	return 1;
 }
 
-/* -t, through parentheses and casts: a limit negated (vmstat's "v < -t") */
+/*
+ * -t or -64, through parentheses and casts: a limit read as it is and
+ * negated, or a negative one (vmstat's "v < -t"; plugin: negated_read())
+ */
 static int negated(CXCursor e)
 {
+	struct kids ch;
+	enum CXCursorKind k;
+
 	e = strip(e);
-	return clang_getCursorKind(e) == CXCursor_UnaryOperator &&
-	       clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus;
+	if (clang_getCursorKind(e) != CXCursor_UnaryOperator ||
+	    clang_getCursorUnaryOperatorKind(e) != CXUnaryOperator_Minus)
+		return 0;
+	ch = expr_kids(e);
+	k = ch.n == 1 ? clang_getCursorKind(strip(ch.c[0])) : CXCursor_InvalidCode;
+	free(ch.c);
+	return k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ||
+	       k == CXCursor_IntegerLiteral;
 }
 
 static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, int f)

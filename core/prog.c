@@ -743,6 +743,12 @@ static int way_rare(const struct hog_path *w)
 	return w->rare || w->cold;
 }
 
+/* the analysis did not give up on deciding what this way holds (sleep_unsure()) */
+static int path_sure(const struct hog_path *p)
+{
+	return !p->lock.maybe_rel && !(p->limits & HOG_LIMIT_UNSURE);
+}
+
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
@@ -757,10 +763,11 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 	/*
 	 * Then one that is not cold (an error path, past a printk): the
 	 * reason a finding gives is read off its first way.  Not with the
-	 * boot phase's: a sleep through a cold call stays an error, and a
-	 * boot way first would make it the boot phase's note.
+	 * boot phase's, nor before a way the analysis is surer of: a sleep
+	 * through a cold call stays an error, and a boot way or an unsure
+	 * one first would make it a note or a warning (sleep_unsure()).
 	 */
-	if (!a->cold != !b->cold)
+	if (!a->cold != !b->cold && path_sure(a) == path_sure(b))
 		return !a->cold;
 	/* one under a spinning lock says more than one where only sleepers wait */
 	if (way_weak(a) != way_weak(b))
@@ -1831,8 +1838,12 @@ static void group(struct hog_prog *p)
 			    lock)
 				break;
 		if (j < f->npaths) {
+			/* past a threshold only if every way it stands for is */
+			int batched = f->paths[j].batched && r->path.batched;
+
 			if (way_better(p->rules, &r->path, &f->paths[j]))
 				f->paths[j] = r->path;
+			f->paths[j].batched = batched;
 			continue;
 		}
 		/*

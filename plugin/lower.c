@@ -778,10 +778,12 @@ static void batch_cond(struct lower *L, struct hog_block *b, tree l, tree r, enu
 		return;
 	/*
 	 * count > limit is the rare way, count < limit the common one; below
-	 * a negated limit (__dec_zone_state()'s "v < -t") the other way round
+	 * a negated or negative limit (__dec_zone_state()'s "v < -t") the
+	 * other way round
 	 */
 	up = code == GT_EXPR || code == GE_EXPR;
-	b->cond = up != negated_read(r) ? HC_BATCH0 : HC_BATCH1;
+	b->cond = up != (negated_read(r) || (TREE_CODE(r) == INTEGER_CST && tree_int_cst_sgn(r) < 0)) ?
+		  HC_BATCH0 : HC_BATCH1;
 	b->cond_var = -1;
 }
 
@@ -2874,6 +2876,7 @@ static long long latch_once(class loop *loop)
 struct state_way {
 	HOST_WIDE_INT c;
 	basic_block from;	/* where the way round sets it */
+	basic_block to;		/* the block of the phi it is an argument of */
 	bool self;		/* it keeps the header's value */
 };
 
@@ -2948,7 +2951,7 @@ static bool state_entry(struct state *st, tree t, int depth)
 }
 
 /* The ways round: what each sets the state to, and where; false if not constants */
-static bool state_ways(struct state *st, tree t, basic_block from, int depth)
+static bool state_ways(struct state *st, tree t, basic_block from, basic_block to, int depth)
 {
 	HOST_WIDE_INT c;
 	gphi *phi;
@@ -2957,12 +2960,12 @@ static bool state_ways(struct state *st, tree t, basic_block from, int depth)
 	if (st->nway == STATE_MAX || depth > STATE_DEPTH)
 		return false;
 	if (state_value(t) == st->var) {
-		st->way[st->nway++] = { 0, from, true };
+		st->way[st->nway++] = { 0, from, to, true };
 		return true;
 	}
 	t = strip_copies(t);
 	if (const_value(t, &c)) {
-		st->way[st->nway++] = { c, from, false };
+		st->way[st->nway++] = { c, from, to, false };
 		return state_add_val(st, c);
 	}
 	if (!t || TREE_CODE(t) != SSA_NAME || !(phi = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(t))) ||
@@ -2970,22 +2973,26 @@ static bool state_ways(struct state *st, tree t, basic_block from, int depth)
 		return false;
 	for (i = 0; i < gimple_phi_num_args(phi); i++)
 		if (!state_ways(st, gimple_phi_arg_def(phi, i), gimple_phi_arg_edge(phi, i)->src,
-				depth + 1))
+				gimple_bb(phi), depth + 1))
 			return false;
 	return true;
 }
 
 /*
- * Can the switch's label block reach "to" in the loop, neither through
- * its header nor through the switch again (a way back to the switch
- * that keeps the value comes to the same case)?
+ * Does the way come from the switch's label, in the loop, neither
+ * through its header nor through the switch again (a way back to the
+ * switch that keeps the value comes to the same case)?  A way that is
+ * the switch's own edge (a fallthrough's phi, an empty case) comes from
+ * the labels that edge goes to.
  */
-static bool state_reaches(const struct state *st, tree label, basic_block to)
+static bool state_reaches(const struct state *st, tree label, const struct state_way *w)
 {
-	basic_block from = label_to_block(cfun, label), sb = gimple_bb(st->sw);
+	basic_block from = label_to_block(cfun, label), sb = gimple_bb(st->sw), to = w->from;
 	auto_vec<basic_block> work;
 	auto_bitmap seen;
 
+	if (w->from == sb)
+		return from == w->to;
 	if (from == st->loop->header || from == sb)
 		return from == to;
 	work.safe_push(from);
@@ -3034,14 +3041,14 @@ static bool state_moves(const struct state *st, const struct state_way *w, int *
 
 	if (!dominated_by_p(CDI_DOMINATORS, w->from, gimple_bb(st->sw)))
 		return false;
-	if (!w->self && state_reaches(st, dflt, w->from))
+	if (!w->self && state_reaches(st, dflt, w))
 		return false;
 	for (i = 1; i < gimple_switch_num_labels(st->sw); i++) {
 		tree cl = gimple_switch_label(st->sw, i);
 		HOST_WIDE_INT lo, up;
 		int d;
 
-		if (!state_reaches(st, CASE_LABEL(cl), w->from))
+		if (!state_reaches(st, CASE_LABEL(cl), w))
 			continue;
 		if (w->self || !const_value(CASE_LOW(cl), &lo) ||
 		    !const_value(CASE_HIGH(cl) ? CASE_HIGH(cl) : CASE_LOW(cl), &up))
@@ -3098,7 +3105,8 @@ static long long state_cap(class loop *loop)
 			continue;
 		FOR_EACH_EDGE(e, ei, loop->header->preds)
 			if (ok && flow_bb_inside_loop_p(loop, e->src))
-				ok = state_ways(&st, PHI_ARG_DEF_FROM_EDGE(phi, e), e->src, 0);
+				ok = state_ways(&st, PHI_ARG_DEF_FROM_EDGE(phi, e), e->src,
+						loop->header, 0);
 		for (k = 0; ok && k < st.nway; k++) {
 			ok = state_moves(&st, &st.way[k], &dir);
 			moves += !st.way[k].self;
