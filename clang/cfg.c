@@ -1698,35 +1698,22 @@ static int state_switch(struct lc_fn *F, struct state *st)
 static int state_reaches(struct lc_fn *F, const struct state *st, int from, int to)
 {
 	char *seen;
-	int *work, n = 0, ok = 0, k;
+	int b, k, ok;
 
-	if (from == st->h || !st->in[from])
-		return from == to;
-	for (k = 0; k < st->ntest; k++)
-		if (from == st->test[k])
-			return from == to;
+	if (from == to)
+		return 1;
 	seen = hog_xcalloc(F->nb + 1, 1);
-	work = hog_xmalloc(sizeof(int) * (F->nb + 1));
+	for (b = 0; b < F->nb; b++)
+		seen[b] = !st->in[b];
+	seen[st->h] = 1;
 	for (k = 0; k < st->ntest; k++)
 		seen[st->test[k]] = 1;
-	seen[st->h] = 1;
-	seen[from] = 1;
-	work[n++] = from;
-	while (n && !ok) {
-		int b = work[--n], j;
-
-		ok = b == to;
-		for (j = 0; j < F->b[b].nsucc; j++) {
-			int x = F->b[b].succ[j];
-
-			if (st->in[x] && !seen[x]) {
-				seen[x] = 1;
-				work[n++] = x;
-			}
-		}
+	ok = !seen[from] && !seen[to];
+	if (ok) {
+		reach(F, from, seen);
+		ok = seen[to];
 	}
 	free(seen);
-	free(work);
 	return ok;
 }
 

@@ -833,8 +833,7 @@ static int all_last_put(const struct hog_rules *r, const struct hog_finding *f)
 static int sleep_unsure(const struct hog_prog *prog, const struct hog_finding *f)
 {
 	return hog_kind_sleeps(f->kind) &&
-	       (f->paths[0].lock.maybe_rel || (f->paths[0].limits & HOG_LIMIT_UNSURE) ||
-		all_last_put(prog->rules, f));
+	       (!path_sure(&f->paths[0]) || all_last_put(prog->rules, f));
 }
 
 /* A finding's class's base score, adjusted for its context (rules: rank). */
@@ -981,7 +980,7 @@ static const char *gatom_reason(const struct hog_prog *prog, const struct hog_fi
 {
 	struct gatom_ways c = { 0 };
 	struct hog_buf b = { 0 };
-	int i, hot = 0;
+	int i, hot = 0, kinds;
 
 	if (!f->cls || strcmp(f->cls, HOG_CLS_GATOM))
 		return NULL;
@@ -995,15 +994,16 @@ static const char *gatom_reason(const struct hog_prog *prog, const struct hog_fi
 	if (!hot)
 		return NULL;
 	/* one kind of way says it in its own words; a mix counts them */
-	if (!c.nolock && !c.global && !c.weak && !c.batched)
+	kinds = !!c.on + !!c.nolock + !!c.global + !!c.weak + !!c.batched;
+	if (kinds == 1 && c.on)
 		return "one atomic on a global with IRQs on: costly only when contended";
-	if (!c.on && !c.global && !c.weak && !c.batched)
+	if (kinds == 1 && c.nolock)
 		return "one atomic on a global with no lock held: no other CPU waits for this section";
-	if (!c.on && !c.nolock && !c.weak && !c.batched) {
+	if (kinds == 1 && c.global) {
 		*arg = c.lock;
 		return "the lock %s is one global itself: every CPU that runs this section bounces its line already, and the atomic adds one cache miss to it";
 	}
-	if (!c.on && !c.nolock && !c.global && !c.batched)
+	if (kinds == 1 && c.weak)
 		return "one atomic on a global, and on every way to it only sleepers wait or only preemption is off: no CPU spins on this section";
 	if (c.on)
 		hog_buf_printf(&b, "%d with IRQs on", c.on);

@@ -742,12 +742,17 @@ static bool plain_read(tree v)
 	return !SSA_NAME_IS_DEFAULT_DEF(t) && is_a<gasm *>(SSA_NAME_DEF_STMT(t));
 }
 
-/* v is a limit read as it is and negated: vmstat's "v < -t", a lower threshold */
+/*
+ * v is a limit read as it is and negated, or a negative constant:
+ * vmstat's "v < -t", a lower threshold (lockhog-check: negated())
+ */
 static bool negated_read(tree v)
 {
 	tree t = strip_copies(v);
 	gassign *as;
 
+	if (v && TREE_CODE(v) == INTEGER_CST)
+		return tree_int_cst_sgn(v) < 0;
 	if (!t || TREE_CODE(t) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(t))
 		return false;
 	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(t));
@@ -782,8 +787,7 @@ static void batch_cond(struct lower *L, struct hog_block *b, tree l, tree r, enu
 	 * other way round
 	 */
 	up = code == GT_EXPR || code == GE_EXPR;
-	b->cond = up != (negated_read(r) || (TREE_CODE(r) == INTEGER_CST && tree_int_cst_sgn(r) < 0)) ?
-		  HC_BATCH0 : HC_BATCH1;
+	b->cond = up != negated_read(r) ? HC_BATCH0 : HC_BATCH1;
 	b->cond_var = -1;
 }
 
@@ -3013,17 +3017,22 @@ static bool state_reaches(const struct state *st, tree label, const struct state
 	return false;
 }
 
+/* The values case label cl stands for, lo to up; false if not constants */
+static bool case_range(tree cl, HOST_WIDE_INT *lo, HOST_WIDE_INT *up)
+{
+	return const_value(CASE_LOW(cl), lo) &&
+	       const_value(CASE_HIGH(cl) ? CASE_HIGH(cl) : CASE_LOW(cl), up);
+}
+
 /* Has the switch a case label of its own for v (so that its default is not v's)? */
 static bool state_has_case(gswitch *sw, HOST_WIDE_INT v)
 {
 	unsigned i;
 
 	for (i = 1; i < gimple_switch_num_labels(sw); i++) {
-		tree cl = gimple_switch_label(sw, i);
 		HOST_WIDE_INT lo, up;
 
-		if (const_value(CASE_LOW(cl), &lo) &&
-		    const_value(CASE_HIGH(cl) ? CASE_HIGH(cl) : CASE_LOW(cl), &up) && lo <= v && v <= up)
+		if (case_range(gimple_switch_label(sw, i), &lo, &up) && lo <= v && v <= up)
 			return true;
 	}
 	return false;
@@ -3050,8 +3059,7 @@ static bool state_moves(const struct state *st, const struct state_way *w, int *
 
 		if (!state_reaches(st, CASE_LABEL(cl), w))
 			continue;
-		if (w->self || !const_value(CASE_LOW(cl), &lo) ||
-		    !const_value(CASE_HIGH(cl) ? CASE_HIGH(cl) : CASE_LOW(cl), &up))
+		if (w->self || !case_range(cl, &lo, &up))
 			return false;
 		d = w->c > up ? 1 : w->c < lo ? -1 : 0;
 		if (!d || (*dir && d != *dir))
