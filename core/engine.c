@@ -19,17 +19,24 @@
  */
 static int tested_ret(struct fs *fs, const struct tup *t, const struct hog_val *v)
 {
-	int b, i;
+	int b, i, var;
 
 	if (v->kind != HV_ADDR)
 		return FK_NONE;
+	/* a call's result, returned by its name ("&v18") and tested as itself */
+	var = hog_expr_var(v->addr);
+	if (var >= 0 && strpbrk(v->addr + 1, "/^#["))
+		var = -1;
 	for (b = 0; b < fs->f->nblocks; b++)
 		for (i = 0; i < fs->f->blocks[b].nev; i++) {
 			const struct hog_event *e = &fs->f->blocks[b].ev[i];
+			const struct hog_val *a = &e->args[0];
 			const struct fact *f;
 
-			if (e->kind != HE_ASSIGN || !e->callee || e->dst < 0 || e->nargs != 1 ||
-			    e->args[0].kind != HV_ADDR || strcmp(e->args[0].addr, v->addr))
+			if (e->kind != HE_ASSIGN || !e->callee || e->dst < 0 || e->nargs != 1)
+				continue;
+			if (!(a->kind == HV_ADDR && !strcmp(a->addr, v->addr)) &&
+			    !(a->kind == HV_VAR && var >= 0 && a->var == var))
 				continue;
 			f = fact_get(t, e->dst);
 			if (!f || (f->kind != FK_ZERO && f->kind != FK_NONZERO))

@@ -251,6 +251,7 @@ struct fs {
 	struct hog_flow_ctx *c;
 	struct {
 		const char *name, *cls;
+		const char *expr;	/* a trylock's result: the lock it took, by name */
 	} cookie[MAX_COOKIES];
 	int ncookie;
 	struct {

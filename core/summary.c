@@ -97,7 +97,16 @@ static const char *exit_name(struct fs *fs, const struct exitrec *x, const struc
 		e = hog_intern(fs->c->strs, t);
 		free(t);
 	}
-	return e && hog_expr_portable(e) ? e : NULL;
+	if (e && hog_expr_portable(e))
+		return e;
+	/*
+	 * A lock known here only by a local (pte_lockptr()'s result) that
+	 * the function stored through a parameter before it returned
+	 * (*ptlp = ptl): the caller knows it by what it passed.
+	 */
+	if (h->alias && hog_expr_portable(h->alias))
+		return h->alias;
+	return NULL;
 }
 
 static void add_acq(struct hog_lockfx *acq, int *nacq, const char *e, const struct held *h)

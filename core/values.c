@@ -400,7 +400,43 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
 	}
 	fs->cookie[fs->ncookie].name = name;
 	fs->cookie[fs->ncookie].cls = cls;
+	fs->cookie[fs->ncookie].expr = NULL;
 	fs->ncookie++;
+}
+
+/*
+ * "ptep = pte_offset_map_lock(mm, pmd, addr, &ptl)": a callee that
+ * takes a lock exactly when it returns non-NULL makes the variable it
+ * returns into the "is it held" flag, as a pointer handed to an unlock
+ * is: where a later version of it (ptep++, a phi at the loop's head) is
+ * NULL, that lock is not held.
+ */
+static void note_result_cookie(struct fs *fs, const struct hog_event *e,
+			       const struct hog_summary *s)
+{
+	const char *name, *a;
+	struct callv cv;
+	int k;
+
+	if (e->dst < 0 || e->dst >= fs->f->nvars || !(name = var_name(fs->f, e->dst)) || !*name)
+		return;
+	for (k = 0; k < s->nacq; k++) {
+		if (s->acq[k].cond != 1 || !s->acq[k].expr)
+			continue;
+		call_prepare(fs, e, &cv);
+		a = hog_expr_subst(fs->c->strs, fs->c->rules, s->acq[k].expr, cv.addr, cv.nargs,
+				   NULL);
+		if (!a)
+			continue;
+		if (fs->ncookie == MAX_COOKIES) {
+			fs->limits |= HOG_LIMIT_TRACK;
+			return;
+		}
+		fs->cookie[fs->ncookie].name = name;
+		fs->cookie[fs->ncookie].cls = NULL;
+		fs->cookie[fs->ncookie].expr = a;
+		fs->ncookie++;
+	}
 }
 
 /* dst = -param: the callee's sign conditions become conditions on param */
@@ -508,6 +544,8 @@ static void note_phi_name(struct fs *fs, const struct hog_phi *p)
 	fs->phiname[p->dst] = name;
 }
 
+static void join_result_cookies(struct fs *fs);
+
 void find_cookies(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
@@ -537,6 +575,8 @@ void find_cookies(struct fs *fs)
 			if (has_any_rule(fs, e->callee))
 				continue;
 			s = summary_of(fs, e->callee);
+			if (s)
+				note_result_cookie(fs, e, s);
 			for (k = 0; s && k < s->nrel; k++) {
 				int p = hog_expr_param(s->rel[k]);
 
@@ -544,6 +584,73 @@ void find_cookies(struct fs *fs)
 					note_cookie(fs, &e->args[p], s->rel[k]);
 			}
 		}
+	join_result_cookies(fs);
+}
+
+/* The lock a trylock's result, or a variable joined with it, is the flag of; NULL if none. */
+static const char *result_cookie(const struct fs *fs, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < fs->ncookie; i++)
+		if (fs->cookie[i].expr && fs->cookie[i].name == name)
+			return fs->cookie[i].expr;
+	return NULL;
+}
+
+/*
+ * "start_pte = pte = pte_offset_map_lock(...)", then "if (start_pte)":
+ * a phi of that result and another pointer variable, each NULL or a
+ * flag of the one lock, is a flag of it too, and so is the variable.
+ */
+static void join_result_cookies(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i, k, round;
+
+	for (round = 0; round < 2; round++)
+		for (b = 0; b < f->nblocks; b++)
+			for (i = 0; i < f->blocks[b].nphi; i++) {
+				const struct hog_phi *p = &f->blocks[b].phi[i];
+				const char *expr = NULL, *first = NULL, *n, *c;
+
+				for (k = 0; k < p->n; k++) {
+					if (p->val[k].kind == HV_CONST)
+						continue;
+					n = ptr_name(fs, &p->val[k]);
+					if (!n || !*n)
+						break;
+					c = result_cookie(fs, n);
+					if (c && expr && c != expr)
+						break;
+					if (c && !expr) {
+						expr = c;
+						first = n;
+					}
+				}
+				if (k < p->n || !expr)
+					continue;
+				for (k = 0; k < p->n; k++) {
+					n = p->val[k].kind == HV_CONST ? NULL : ptr_name(fs, &p->val[k]);
+					if (!n || result_cookie(fs, n))
+						continue;
+					if (fs->ncookie == MAX_COOKIES) {
+						fs->limits |= HOG_LIMIT_TRACK;
+						return;
+					}
+					fs->cookie[fs->ncookie].name = n;
+					fs->cookie[fs->ncookie].cls = NULL;
+					fs->cookie[fs->ncookie].expr = expr;
+					fs->ncookie++;
+				}
+				if (p->dst < 0 || p->dst >= f->nvars ||
+				    (var_name(f, p->dst) && *var_name(f, p->dst)))
+					continue;
+				if (!fs->phiname)
+					fs->phiname = hog_xcalloc(f->nvars, sizeof(*fs->phiname));
+				if (!fs->phiname[p->dst])
+					fs->phiname[p->dst] = first;
+			}
 }
 
 static void drop_named(struct fs *fs, struct tup *t, const char *name)
@@ -556,7 +663,8 @@ static void drop_named(struct fs *fs, struct tup *t, const char *name)
 		if (fs->cookie[i].name != name)
 			continue;
 		for (j = t->nheld - 1; j >= 0; j--)
-			if (t->held[j].cls == fs->cookie[i].cls) {
+			if (fs->cookie[i].expr ? held_is(&t->held[j], fs->cookie[i].expr) :
+			    t->held[j].cls == fs->cookie[i].cls) {
 				if (t->held[j].irqprev >= 0)
 					t->irq = t->held[j].irqprev;
 				memmove(&t->held[j], &t->held[j + 1],
