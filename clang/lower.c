@@ -1278,6 +1278,8 @@ static struct hog_val builtin_call(struct lc_fn *F, CXCursor e, const char *n, i
 	return fresh(F, VK_NONE);
 }
 
+static CXCursor generic_fn(CXCursor g);
+
 static CXCursor callee_decl(CXCursor e)
 {
 	struct kids ch = expr_kids(e);
@@ -1289,6 +1291,8 @@ static CXCursor callee_decl(CXCursor e)
 		if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
 		    clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl)
 			r = clang_getCursorReferenced(c);
+		else if (clang_getCursorKind(c) == CXCursor_GenericSelectionExpr)
+			r = generic_fn(c);
 	}
 	free(ch.c);
 	return r;
@@ -1654,6 +1658,40 @@ static int generic_pick(CXCursor e, struct kids *ch)
 			return i;
 	}
 	return -1;
+}
+
+/*
+ * _Generic(*(s), seqcount_t: __seqprop_preemptible, ...)(s): 6.12's
+ * seqprop helpers select a function and call it.  The one taking the
+ * controlling type by pointer is the callee; a null cursor if none.
+ */
+static CXCursor generic_fn(CXCursor g)
+{
+	struct kids ch = expr_kids(g);
+	CXCursor r = clang_getNullCursor();
+	CXType ctl;
+	int i;
+
+	for (i = 1; ch.n >= 2 && i < ch.n; i++) {
+		CXCursor a = strip(ch.c[i]), d;
+		CXType pt;
+
+		if (clang_getCursorKind(a) != CXCursor_DeclRefExpr)
+			continue;
+		d = clang_getCursorReferenced(a);
+		if (clang_getCursorKind(d) != CXCursor_FunctionDecl ||
+		    clang_Cursor_getNumArguments(d) < 1)
+			continue;
+		ctl = plain(clang_getCursorType(ch.c[0]));
+		pt = clang_getCursorType(clang_Cursor_getArgument(d, 0));
+		if (is_ptr_type(pt) && clang_equalTypes(plain(clang_getPointeeType(
+						clang_getCanonicalType(pt))), ctl)) {
+			r = d;
+			break;
+		}
+	}
+	free(ch.c);
+	return r;
 }
 
 static struct hog_val generic(struct lc_fn *F, CXCursor e, int used)
