@@ -315,6 +315,42 @@ const char *lc_addr_of(struct lc_fn *F, struct hog_val v)
  * one, as its SSA name in GCC, so "if (atomic) kmap_atomic() ... if
  * (atomic) kunmap_atomic()" stays one decision.
  */
+void lc_moved(struct lc_fn *F, const char *a)
+{
+	if (!a)
+		return;
+	GROW(F->moved, F->nmoved, F->cmoved);
+	F->moved[F->nmoved++] = a;
+}
+
+void lc_tie(struct lc_fn *F, int blk, int ev, const char *addr)
+{
+	GROW(F->tie, F->ntie, F->ctie);
+	F->tie[F->ntie].blk = blk;
+	F->tie[F->ntie].ev = ev;
+	F->tie[F->ntie].addr = addr;
+	F->ntie++;
+}
+
+/* Drops the "load" of every field that lc_moved() named, last first. */
+void lc_tie_loads(struct lc_fn *F)
+{
+	int i, j;
+
+	for (i = F->ntie - 1; i >= 0; i--) {
+		struct lc_blk *b = &F->b[F->tie[i].blk];
+
+		for (j = 0; j < F->nmoved; j++)
+			if (F->moved[j] == F->tie[i].addr)
+				break;
+		if (j == F->nmoved || F->tie[i].ev >= b->nev)
+			continue;
+		memmove(&b->ev[F->tie[i].ev], &b->ev[F->tie[i].ev + 1],
+			(b->nev - F->tie[i].ev - 1) * sizeof(b->ev[0]));
+		b->nev--;
+	}
+}
+
 int lc_test_var(struct lc_fn *F, const char *a)
 {
 	int li = -1, i, v;
@@ -2180,6 +2216,7 @@ struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int
 	int np = 0;
 	struct hog_func *f;
 
+	lc_tie_loads(F);
 	for (i = 0; i < F->nb; i++)
 		lc_seal(F, i);
 	while (remove_trivial(F))
@@ -2241,4 +2278,6 @@ void lc_fn_free(struct lc_fn *F)
 	free(F->lab);
 	free(F->ret_pred);
 	free(F->ret_val);
+	free(F->tie);
+	free(F->moved);
 }

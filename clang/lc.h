@@ -179,6 +179,15 @@ struct lc_fn {
 	int nassert, cassert;
 	struct lc_annot *annot;
 	int nannot, cannot;
+	/*
+	 * Tests of a field read ("load" events, lc_tie_loads()), and the
+	 * fields written, handed out by address or read volatile: those
+	 * are not one value from test to test.
+	 */
+	struct lc_tie { int blk, ev; const char *addr; } *tie;
+	int ntie, ctie;
+	const char **moved;
+	int nmoved, cmoved;
 };
 
 /* cfg.c */
@@ -195,6 +204,10 @@ struct lc_ev *lc_emit(struct lc_fn *F, enum hog_ev_kind kind, const char *callee
 /* the current block, made (unreachable) if control cannot reach here */
 int lc_here(struct lc_fn *F);
 const char *lc_addr_of(struct lc_fn *F, struct hog_val v);
+/* a field the function writes, hands out or reads volatile: no "load" of it */
+void lc_moved(struct lc_fn *F, const char *a);
+void lc_tie(struct lc_fn *F, int blk, int ev, const char *addr);
+void lc_tie_loads(struct lc_fn *F);
 /* the variable a test of address a is on */
 int lc_test_var(struct lc_fn *F, const char *a);
 const char *lc_cat(struct lc_fn *F, const char *a, const char *b);

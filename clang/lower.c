@@ -470,6 +470,9 @@ static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
 {
 	struct hog_val v;
 
+	if (clang_isVolatileQualifiedType(t))
+		lc_moved(F, a);
+
 	if (is_array_type(t))
 		return aval(a);
 	if (is_ptr_type(t))
@@ -731,7 +734,7 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 	struct hog_val old, nv;
 
 	if (li < 0) {
-		lv(F, x);
+		lc_moved(F, lv(F, x));
 		F->clean = -1;
 		return fresh(F, VK_NONE);
 	}
@@ -796,8 +799,12 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 	x = ch.c[0];
 	free(ch.c);
 	switch (op) {
-	case CXUnaryOperator_AddrOf:
-		return aval(lv(F, x));
+	case CXUnaryOperator_AddrOf: {
+		const char *a = lv(F, x);
+
+		lc_moved(F, a);
+		return aval(a);
+	}
 	case CXUnaryOperator_Deref: {
 		const char *a = lc_addr_of(F, rv(F, x, 1));
 
@@ -967,6 +974,7 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 		return v;
 	}
 	a = lv(F, l);
+	lc_moved(F, a);
 	v = rv(F, r, 1);
 	F->clean = -1;
 	if (clang_getCursorKind(strip(l)) == CXCursor_DeclRefExpr)
@@ -1092,7 +1100,7 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	}
 	li = ssa_local(F, ch.c[0]);
 	if (li < 0) {
-		lv(F, ch.c[0]);
+		lc_moved(F, lv(F, ch.c[0]));
 		rv(F, ch.c[1], 1);
 		F->clean = -1;
 		free(ch.c);
@@ -1853,6 +1861,46 @@ static void param_copy(struct lc_fn *F, struct hog_val pv, struct hog_val tv)
 	ev->a[0] = pv;
 }
 
+static int in_loop(struct lc_fn *F)
+{
+	int i;
+
+	for (i = 0; i < F->ntgt; i++)
+		if (F->tgt[i].sw < 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * "if (mapping->host != NULL)" again after a call: a "load" of the
+ * field into the test's variable, as the plugin's load_copy() does, so
+ * that the core takes the second test the way the first went.  Outside
+ * loops, not for a local's field; lc_tie_loads() drops it for a field
+ * the function writes, hands out or reads volatile.
+ */
+static void load_copy(struct lc_fn *F, const char *a, int var)
+{
+	struct lc_ev *ev;
+	int h;
+
+	if (!a || a[0] == '%' || var < 0 || in_loop(F))
+		return;
+	h = lc_here(F);
+	ev = lc_emit(F, HE_ASSIGN, "load", var, 1);
+	ev->a[0] = aval(a);
+	lc_tie(F, h, F->b[h].nev - 1, a);
+}
+
+/* The field a pointer value was read from ("…/T.f^"): its address, else NULL. */
+static const char *read_field(struct lc_fn *F, const char *v)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	if (n < 2 || v[n - 1] != '^' || !strchr(v, '/') || strchr("^#[]", v[n - 2]))
+		return NULL;
+	return hog_intern_n(F->m->strs, v, n - 1);
+}
+
 /* a test of v against zero: succ[0] when it is not zero */
 static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 {
@@ -1873,6 +1921,10 @@ static void test_var(struct lc_fn *F, struct hog_val v, int t, int f, int eqz)
 
 		v = lc_varval(lc_test_var(F, v.addr));
 		param_copy(F, pv, v);
+		load_copy(F, read_field(F, pv.addr), v.var);
+		b = &F->b[h];
+	} else if (v.kind == HV_VAR && F->var[v.var].kind == VK_LOAD) {
+		load_copy(F, F->var[v.var].load, v.var);
 		b = &F->b[h];
 	}
 	if (v.kind == HV_VAR) {

@@ -366,10 +366,12 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 				continue;
 			if (!want_nz && (kind == FK_NONZERO || kind == FK_POS || kind == FK_NEG))
 				continue;
-			if (b->succ[0] != b->succ[1])
+			if (b->succ[0] != b->succ[1]) {
 				fact_set(&t, b->cond_var, !want_nz ? FK_ZERO :
 					 kind == FK_SMALL || kind == FK_POS ? FK_POS :
 					 kind == FK_NEG || kind == FK_NONPOS ? FK_NEG : FK_NONZERO, 0);
+				load_edge(fs, &t, b->cond_var);
+			}
 			if (!want_nz && b->succ[0] != b->succ[1])
 				drop_cookie_locks(fs, &t, b->cond_var);
 			if (want_nz && b->succ[0] != b->succ[1])
@@ -1037,6 +1039,7 @@ static void fs_free(struct fs *fs)
 	free(fs->unset);
 	free(fs->notname);
 	free(fs->phiname);
+	free(fs->loadtie);
 }
 
 int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,

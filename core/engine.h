@@ -205,6 +205,7 @@ struct pmap {
 #define MAX_ATOMICS 8	/* atomic targets a summary passes to callers */
 #define HOG_CURRENT_EXPR "@current#^"	/* what a "current-task" call returns */
 #define MAX_NAMED 8	/* locals named only by their source name (HOG_LIMIT_TRACK) */
+#define MAX_LOADS 8	/* fields a test reads again ("load", HOG_LIMIT_TRACK) */
 
 /*
  * What taking one edge of a block's test says about a parameter, on
@@ -281,6 +282,9 @@ struct fs {
 	const char **phiname;	/* [var]: an unnamed phi of one named pointer (cookies) */
 	char *eqvar;		/* [var]: tested against a constant (HC_EQK), or a phi feeding one */
 	char *unset;		/* [var]: 1 + the unset-field rule it is loaded from; NULL none */
+	const char *load[MAX_LOADS];	/* fields tested ("load"), each a variable past f's */
+	int nload;
+	int *loadtie;		/* [var]: the field's variable it was loaded as; 0 none */
 	const char *ret_load;	/* the loaded pointer f returns (values.c) */
 	int ret_load_done;	/* ret_load has been looked for */
 };
@@ -296,6 +300,8 @@ void static_key_fact(struct tup *t, int var, int key);
 void static_key_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
 char *unset_vars(const struct hog_rules *r, const struct hog_func *f);
 void unset_field_edge(struct fs *fs, struct tup *t, int var, int want_nz);
+int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
+void load_edge(struct fs *fs, struct tup *t, int var);
 
 /* state.c: the lattice */
 void state_limits(unsigned *limits);

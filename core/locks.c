@@ -869,6 +869,8 @@ static void assign_facts(struct fs *fs, struct tset *set, const struct hog_event
 
 void apply_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
+	if (load_assign(fs, set, e))
+		return;
 	assign_facts(fs, set, e);
 	/* a context test's result, masked or negated: what its tests rule out */
 	ctx_test_assign(fs, set, e);

@@ -750,3 +750,59 @@ void find_named_phis(struct fs *fs)
 			fs->nnamed++;
 		}
 }
+
+/*
+ * "if (mapping->host != NULL)" twice with a call between: the compiler
+ * reads the field again, and the two tests are two variables.  A frontend
+ * marks a test's variable as a read of a field the function never
+ * writes ("load", docs/ir.md), outside loops; the field's value is a
+ * variable of its own past the function's, so the second test goes the
+ * way the first went.  Whether a callee writes the field is not in the
+ * IR: the kernel re-tests fields that stay put.
+ */
+static int load_var(struct fs *fs, const char *addr)
+{
+	int i;
+
+	for (i = 0; i < fs->nload; i++)
+		if (fs->load[i] == addr)
+			return fs->f->nvars + 1 + i;
+	if (fs->nload == MAX_LOADS) {
+		fs->limits |= HOG_LIMIT_TRACK;
+		return -1;
+	}
+	fs->load[fs->nload++] = addr;
+	return fs->f->nvars + fs->nload;
+}
+
+/* dst = load(field): what an earlier test found the field to be. 1 if e was one. */
+int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
+{
+	int lv, i;
+
+	if (!e->callee || strcmp(e->callee, "load"))
+		return 0;
+	if (e->nargs != 1 || e->args[0].kind != HV_ADDR || e->dst < 0 || e->dst > fs->f->nvars ||
+	    (lv = load_var(fs, e->args[0].addr)) < 0)
+		return 1;
+	if (!fs->loadtie)
+		fs->loadtie = hog_xcalloc(fs->f->nvars + 1, sizeof(*fs->loadtie));
+	fs->loadtie[e->dst] = lv;
+	for (i = 0; i < set->n; i++) {
+		const struct fact *f = fact_get(&set->t[i], lv);
+
+		fact_set(&set->t[i], e->dst, f ? f->kind : FK_NONE, 0);
+	}
+	return 1;
+}
+
+/* The way out of a test of such a variable: the field is what it was found to be. */
+void load_edge(struct fs *fs, struct tup *t, int var)
+{
+	const struct fact *f;
+
+	if (!fs->loadtie || var < 0 || var > fs->f->nvars || !fs->loadtie[var])
+		return;
+	f = fact_get(t, var);
+	fact_set(t, fs->loadtie[var], f ? f->kind : FK_NONE, 0);
+}

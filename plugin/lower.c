@@ -1043,6 +1043,72 @@ static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree
 		batch_cond(L, b, x, t, cmp);
 }
 
+/*
+ * Does the function write the memory that address names (an assignment,
+ * an asm output), or pass its address to a call?
+ */
+static bool written(struct lower *L, const char *addr)
+{
+	basic_block bb;
+
+	FOR_EACH_BB_FN(bb, cfun)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gimple *s = gsi_stmt(gsi);
+			unsigned i;
+
+			if (gasm *am = dyn_cast<gasm *>(s)) {
+				for (i = 0; i < gimple_asm_noutputs(am); i++)
+					if (lh_address(L->m, TREE_VALUE(gimple_asm_output_op(am, i))) ==
+					    addr)
+						return true;
+			} else if (gassign *as = dyn_cast<gassign *>(s)) {
+				tree l = gimple_assign_lhs(as);
+
+				if (TREE_CODE(l) != SSA_NAME && lh_address(L->m, l) == addr)
+					return true;
+			} else if (gcall *c = dyn_cast<gcall *>(s)) {
+				for (i = 0; i < gimple_call_num_args(c); i++) {
+					tree a = gimple_call_arg(c, i);
+
+					if (TREE_CODE(a) == ADDR_EXPR &&
+					    lh_address(L->m, TREE_OPERAND(a, 0)) == addr)
+						return true;
+				}
+			}
+		}
+	return false;
+}
+
+/*
+ * "if (mapping->host != NULL)" again after a call: GCC reads the field
+ * again.  A "load" names the field the tested value was read from, so
+ * that the core takes the second test the way the first went: only a
+ * plain (not volatile) read, outside loops, of a field of something
+ * other than a local, that the function does not write or hand out.
+ */
+static void load_copy(struct lower *L, struct hog_block *b, tree l, int v)
+{
+	struct hog_event *e;
+	const char *a;
+	gassign *as;
+	tree r;
+
+	if (TREE_CODE(l) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(l) ||
+	    SSA_NAME_VERSION(l) != (unsigned)v || bb_loop_depth(gimple_bb(SSA_NAME_DEF_STMT(l))))
+		return;
+	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(l));
+	if (!as || !gimple_assign_single_p(as) || !gimple_vuse(as) || gimple_has_volatile_ops(as))
+		return;
+	r = gimple_assign_rhs1(as);
+	if (TREE_CODE(r) != COMPONENT_REF || !(a = lh_address(L->m, r)) || a[0] == '%' ||
+	    written(L, a))
+		return;
+	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "load", v, 1);
+	memset(&e->args[0], 0, sizeof(e->args[0]));
+	e->args[0].kind = HV_ADDR;
+	e->args[0].addr = a;
+}
+
 /* A test of l against zero: succ[0] is where l is non-zero (code NE_EXPR), or zero (EQ_EXPR). */
 static void zero_test(struct lower *L, struct hog_block *b, tree l, enum tree_code code)
 {
@@ -1058,6 +1124,7 @@ static void zero_test(struct lower *L, struct hog_block *b, tree l, enum tree_co
 	b->cond = code == NE_EXPR ? HC_NEZ : HC_EQZ;
 	b->cond_var = v;
 	param_copy(L, b, l, v);
+	load_copy(L, b, l, v);
 	/* the core matches "if (locked)" to unlock(locked) by name */
 	if (TREE_CODE(l) == SSA_NAME && SSA_NAME_VAR(l) && DECL_NAME(SSA_NAME_VAR(l)))
 		hog_func_set_vname(L->m, L->f, v, IDENTIFIER_POINTER(DECL_NAME(SSA_NAME_VAR(l))));
