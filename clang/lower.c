@@ -1886,8 +1886,9 @@ static void load_copy(struct lc_fn *F, const char *a, int var)
 	if (!a || a[0] == '%' || var < 0 || in_loop(F))
 		return;
 	h = lc_here(F);
-	ev = lc_emit(F, HE_ASSIGN, "load", var, 1);
-	ev->a[0] = aval(a);
+	ev = lc_emit(F, HE_ASSIGN, "load", var, 2);
+	ev->a[0].kind = HV_UNKNOWN;
+	ev->a[1] = aval(a);
 	lc_tie(F, h, F->b[h].nev - 1, a);
 }
 

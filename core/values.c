@@ -775,15 +775,20 @@ static int load_var(struct fs *fs, const char *addr)
 	return fs->f->nvars + fs->nload;
 }
 
-/* dst = load(field): what an earlier test found the field to be. 1 if e was one. */
+/*
+ * dst = load(?, field): what an earlier test found the field to be.
+ * args[0] is unknown, so that a core older than "load", which takes an
+ * operator it does not know for a copy of args[0], learns nothing.
+ * 1 if e was one.
+ */
 int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	int lv, i;
 
 	if (!e->callee || strcmp(e->callee, "load"))
 		return 0;
-	if (e->nargs != 1 || e->args[0].kind != HV_ADDR || e->dst < 0 || e->dst > fs->f->nvars ||
-	    (lv = load_var(fs, e->args[0].addr)) < 0)
+	if (e->nargs != 2 || e->args[1].kind != HV_ADDR || e->dst < 0 || e->dst > fs->f->nvars ||
+	    (lv = load_var(fs, e->args[1].addr)) < 0)
 		return 1;
 	if (!fs->loadtie)
 		fs->loadtie = hog_xcalloc(fs->f->nvars + 1, sizeof(*fs->loadtie));

@@ -1103,10 +1103,11 @@ static void load_copy(struct lower *L, struct hog_block *b, tree l, int v)
 	if (TREE_CODE(r) != COMPONENT_REF || !(a = lh_address(L->m, r)) || a[0] == '%' ||
 	    written(L, a))
 		return;
-	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "load", v, 1);
-	memset(&e->args[0], 0, sizeof(e->args[0]));
-	e->args[0].kind = HV_ADDR;
-	e->args[0].addr = a;
+	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "load", v, 2);
+	memset(e->args, 0, 2 * sizeof(e->args[0]));
+	e->args[0].kind = HV_UNKNOWN;
+	e->args[1].kind = HV_ADDR;
+	e->args[1].addr = a;
 }
 
 /* A test of l against zero: succ[0] is where l is non-zero (code NE_EXPR), or zero (EQ_EXPR). */
