@@ -2241,7 +2241,7 @@ struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int
 			put_block(F, f, i, seen, map);
 	add_loops(F, f, seen, map);
 	for (i = 0; i < F->nvar; i++)
-		if (F->vname[i] && F->var[i].kind != VK_PHI)
+		if (F->vname[i] && (F->var[i].kind != VK_PHI || F->var[i].ptr))
 			hog_func_set_vname(F->m, f, i, F->vname[i]);
 	free(seen);
 	free(map);

@@ -385,6 +385,7 @@ static const char *base_name(struct fs *fs, const struct hog_val *v)
 static void note_cookie(struct fs *fs, const struct hog_val *v, const char *released)
 {
 	const char *name, *cls;
+	int i;
 
 	if (!v || !released)
 		return;
@@ -394,6 +395,9 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
 	cls = hog_expr_class(fs->c->strs, released);
 	if (!name || !*name || !cls)
 		return;
+	for (i = 0; i < fs->ncookie; i++)
+		if (fs->cookie[i].name == name && fs->cookie[i].cls == cls && !fs->cookie[i].expr)
+			return;
 	if (fs->ncookie == MAX_COOKIES) {
 		fs->limits |= HOG_LIMIT_TRACK;
 		return;
@@ -411,6 +415,8 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
  * is: where a later version of it (ptep++, a phi at the loop's head) is
  * NULL, that lock is not held.
  */
+static const char *result_cookie(const struct fs *fs, const char *name);
+
 static void note_result_cookie(struct fs *fs, const struct hog_event *e,
 			       const struct hog_summary *s)
 {
@@ -426,7 +432,7 @@ static void note_result_cookie(struct fs *fs, const struct hog_event *e,
 		call_prepare(fs, e, &cv);
 		a = hog_expr_subst(fs->c->strs, fs->c->rules, s->acq[k].expr, cv.addr, cv.nargs,
 				   NULL);
-		if (!a)
+		if (!a || result_cookie(fs, name) == a)
 			continue;
 		if (fs->ncookie == MAX_COOKIES) {
 			fs->limits |= HOG_LIMIT_TRACK;
