@@ -332,7 +332,45 @@ void lc_tie(struct lc_fn *F, int blk, int ev, const char *addr)
 	F->ntie++;
 }
 
-/* Drops the "load" of every field that lc_moved() named, last first. */
+/* Is w the address a or one that holds it (a's object, a struct around it)? */
+static int covers(const char *w, const char *a)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(a, w, n) && (!a[n] || strchr("/^#[", a[n]));
+}
+
+/* Does block b reach itself (a loop, a backward goto)? */
+static int on_cycle(struct lc_fn *F, int b)
+{
+	char *seen = hog_xcalloc(F->nb + 1, 1);
+	int *stack = hog_xmalloc(sizeof(int) * (F->nb + 1)), sp = 0, i, r = 0;
+
+	stack[sp++] = b;
+	while (sp && !r) {
+		int x = stack[--sp];
+
+		for (i = 0; i < F->b[x].nsucc; i++) {
+			int s = F->b[x].succ[i];
+
+			if (s == b)
+				r = 1;
+			else if (s >= 0 && !seen[s]) {
+				seen[s] = 1;
+				stack[sp++] = s;
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+	return r;
+}
+
+/*
+ * Drops, last first, the "load" of every field that lc_moved() named or
+ * holds (its object, a struct around it), and of every test on a cycle
+ * (loops the statement stack does not show: a backward goto).
+ */
 void lc_tie_loads(struct lc_fn *F)
 {
 	int i, j;
@@ -341,9 +379,9 @@ void lc_tie_loads(struct lc_fn *F)
 		struct lc_blk *b = &F->b[F->tie[i].blk];
 
 		for (j = 0; j < F->nmoved; j++)
-			if (F->moved[j] == F->tie[i].addr)
+			if (covers(F->moved[j], F->tie[i].addr))
 				break;
-		if (j == F->nmoved || F->tie[i].ev >= b->nev)
+		if ((j == F->nmoved && !on_cycle(F, F->tie[i].blk)) || F->tie[i].ev >= b->nev)
 			continue;
 		memmove(&b->ev[F->tie[i].ev], &b->ev[F->tie[i].ev + 1],
 			(b->nev - F->tie[i].ev - 1) * sizeof(b->ev[0]));

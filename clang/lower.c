@@ -572,6 +572,11 @@ static const char *container(struct lc_fn *F, CXCursor base)
 	return n;
 }
 
+static int is_union(CXType t)
+{
+	return clang_getCursorKind(clang_getTypeDeclaration(t)) == CXCursor_UnionDecl;
+}
+
 static const char *member_addr(struct lc_fn *F, CXCursor e)
 {
 	struct kids ch = expr_kids(e);
@@ -591,6 +596,9 @@ static const char *member_addr(struct lc_fn *F, CXCursor e)
 		b = lv(F, base);
 	if (!b)
 		return NULL;
+	/* a union's members share its bytes: no read through it is one value */
+	if (is_union(base_record(base)))
+		lc_moved(F, b);
 	fname = lc_spell(clang_getCursorReferenced(e));
 	if (anonymous_name(fname)) {
 		free(fname);
@@ -743,6 +751,15 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 	F->var[nv.var].arg0 = old;
 	F->var[nv.var].step = step;
 	F->var[nv.var].ptr = F->loc[li].ptr;
+	/*
+	 * ptep++ on a pointer: NULL or not as it was, a copy for the core
+	 * (the plugin names the step by its variable, %ptep)
+	 */
+	if (F->loc[li].ptr) {
+		struct lc_ev *ev = lc_emit(F, HE_ASSIGN, "=", nv.var, 1);
+
+		ev->a[0] = old;
+	}
 	lc_write(F, lc_here(F), li, nv);
 	return pre ? nv : old;
 }
@@ -1274,6 +1291,10 @@ static struct hog_val builtin_call(struct lc_fn *F, CXCursor e, const char *n, i
 		if (!i)
 			v = a;
 	}
+	/* memset(o, ...), memcpy(o, ...): what the first argument points to is written */
+	if (na && v.kind == HV_ADDR &&
+	    (strstr(n, "memset") || strstr(n, "memcpy") || strstr(n, "memmove")))
+		lc_moved(F, v.addr);
 	if (atomic_builtin(n) && na > 0) {
 		struct lc_ev *ev;
 
@@ -1353,6 +1374,9 @@ static struct hog_val call(struct lc_fn *F, CXCursor e, int used)
 	}
 	F->line = line;
 	F->col = col;
+	if (na && (strstr(n, "memset") || strstr(n, "memcpy") || strstr(n, "memmove")) &&
+	    args[0].kind == HV_ADDR)
+		lc_moved(F, args[0].addr);
 	if (used && !is_void) {
 		dst = lc_new_var(F, VK_CALL);
 		F->var[dst].callee = hog_intern(F->m->strs, n);

@@ -1040,6 +1040,7 @@ static void fs_free(struct fs *fs)
 	free(fs->notname);
 	free(fs->phiname);
 	free(fs->loadtie);
+	free(fs->rflag);
 }
 
 int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
@@ -1066,6 +1067,8 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	tset_add(&fs.in[0], &init);
 	find_named_phis(&fs);
 	find_cookies(&fs);
+	find_result_flags(&fs);
+	find_loads(&fs);
 	find_pmaps(&fs);
 	ret = fixed_point(&fs, order, norder);
 	record(&fs, order, norder);

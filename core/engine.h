@@ -252,7 +252,6 @@ struct fs {
 	struct hog_flow_ctx *c;
 	struct {
 		const char *name, *cls;
-		const char *expr;	/* a trylock's result: the lock it took, by name */
 	} cookie[MAX_COOKIES];
 	int ncookie;
 	struct {
@@ -285,6 +284,9 @@ struct fs {
 	const char *load[MAX_LOADS];	/* fields tested ("load"), each a variable past f's */
 	int nload;
 	int *loadtie;		/* [var]: the field's variable it was loaded as; 0 none */
+	int *rflag;		/* [var]: 1 + the rlock it is the "is it held" flag of; NULL none */
+	const char *rlock[MAX_COOKIES];
+	int nrlock;
 	const char *ret_load;	/* the loaded pointer f returns (values.c) */
 	int ret_load_done;	/* ret_load has been looked for */
 };
@@ -300,6 +302,7 @@ void static_key_fact(struct tup *t, int var, int key);
 void static_key_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
 char *unset_vars(const struct hog_rules *r, const struct hog_func *f);
 void unset_field_edge(struct fs *fs, struct tup *t, int var, int want_nz);
+void find_loads(struct fs *fs);
 int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
 void load_edge(struct fs *fs, struct tup *t, int var);
 
@@ -330,6 +333,10 @@ int eng_when_sign(struct fs *fs, const struct tset *set, const struct callv *cv,
 		  const struct hog_when *w);
 void find_pmaps(struct fs *fs);
 void find_cookies(struct fs *fs);
+void drop_held(struct tup *t, int j);
+/* resultflag.c */
+void find_result_flags(struct fs *fs);
+void drop_result_flag(struct fs *fs, struct tup *t, int var);
 void find_named_phis(struct fs *fs);
 void drop_cookie_locks(struct fs *fs, struct tup *t, int var);
 void drop_cookie_locks_not(struct fs *fs, struct tup *t, int var);

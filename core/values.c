@@ -396,7 +396,7 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
 	if (!name || !*name || !cls)
 		return;
 	for (i = 0; i < fs->ncookie; i++)
-		if (fs->cookie[i].name == name && fs->cookie[i].cls == cls && !fs->cookie[i].expr)
+		if (fs->cookie[i].name == name && fs->cookie[i].cls == cls)
 			return;
 	if (fs->ncookie == MAX_COOKIES) {
 		fs->limits |= HOG_LIMIT_TRACK;
@@ -404,45 +404,7 @@ static void note_cookie(struct fs *fs, const struct hog_val *v, const char *rele
 	}
 	fs->cookie[fs->ncookie].name = name;
 	fs->cookie[fs->ncookie].cls = cls;
-	fs->cookie[fs->ncookie].expr = NULL;
 	fs->ncookie++;
-}
-
-/*
- * "ptep = pte_offset_map_lock(mm, pmd, addr, &ptl)": a callee that
- * takes a lock exactly when it returns non-NULL makes the variable it
- * returns into the "is it held" flag, as a pointer handed to an unlock
- * is: where a later version of it (ptep++, a phi at the loop's head) is
- * NULL, that lock is not held.
- */
-static const char *result_cookie(const struct fs *fs, const char *name);
-
-static void note_result_cookie(struct fs *fs, const struct hog_event *e,
-			       const struct hog_summary *s)
-{
-	const char *name, *a;
-	struct callv cv;
-	int k;
-
-	if (e->dst < 0 || e->dst >= fs->f->nvars || !(name = var_name(fs->f, e->dst)) || !*name)
-		return;
-	for (k = 0; k < s->nacq; k++) {
-		if (s->acq[k].cond != 1 || !s->acq[k].expr)
-			continue;
-		call_prepare(fs, e, &cv);
-		a = hog_expr_subst(fs->c->strs, fs->c->rules, s->acq[k].expr, cv.addr, cv.nargs,
-				   NULL);
-		if (!a || result_cookie(fs, name) == a)
-			continue;
-		if (fs->ncookie == MAX_COOKIES) {
-			fs->limits |= HOG_LIMIT_TRACK;
-			return;
-		}
-		fs->cookie[fs->ncookie].name = name;
-		fs->cookie[fs->ncookie].cls = NULL;
-		fs->cookie[fs->ncookie].expr = a;
-		fs->ncookie++;
-	}
 }
 
 /* dst = -param: the callee's sign conditions become conditions on param */
@@ -550,8 +512,6 @@ static void note_phi_name(struct fs *fs, const struct hog_phi *p)
 	fs->phiname[p->dst] = name;
 }
 
-static void join_result_cookies(struct fs *fs);
-
 void find_cookies(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
@@ -581,8 +541,6 @@ void find_cookies(struct fs *fs)
 			if (has_any_rule(fs, e->callee))
 				continue;
 			s = summary_of(fs, e->callee);
-			if (s)
-				note_result_cookie(fs, e, s);
 			for (k = 0; s && k < s->nrel; k++) {
 				int p = hog_expr_param(s->rel[k]);
 
@@ -590,73 +548,15 @@ void find_cookies(struct fs *fs)
 					note_cookie(fs, &e->args[p], s->rel[k]);
 			}
 		}
-	join_result_cookies(fs);
 }
 
-/* The lock a trylock's result, or a variable joined with it, is the flag of; NULL if none. */
-static const char *result_cookie(const struct fs *fs, const char *name)
+/* A lock the path is found not to hold after all: IRQs as its irqsave found them. */
+void drop_held(struct tup *t, int j)
 {
-	int i;
-
-	for (i = 0; name && i < fs->ncookie; i++)
-		if (fs->cookie[i].expr && fs->cookie[i].name == name)
-			return fs->cookie[i].expr;
-	return NULL;
-}
-
-/*
- * "start_pte = pte = pte_offset_map_lock(...)", then "if (start_pte)":
- * a phi of that result and another pointer variable, each NULL or a
- * flag of the one lock, is a flag of it too, and so is the variable.
- */
-static void join_result_cookies(struct fs *fs)
-{
-	const struct hog_func *f = fs->f;
-	int b, i, k, round;
-
-	for (round = 0; round < 2; round++)
-		for (b = 0; b < f->nblocks; b++)
-			for (i = 0; i < f->blocks[b].nphi; i++) {
-				const struct hog_phi *p = &f->blocks[b].phi[i];
-				const char *expr = NULL, *first = NULL, *n, *c;
-
-				for (k = 0; k < p->n; k++) {
-					if (p->val[k].kind == HV_CONST)
-						continue;
-					n = ptr_name(fs, &p->val[k]);
-					if (!n || !*n)
-						break;
-					c = result_cookie(fs, n);
-					if (c && expr && c != expr)
-						break;
-					if (c && !expr) {
-						expr = c;
-						first = n;
-					}
-				}
-				if (k < p->n || !expr)
-					continue;
-				for (k = 0; k < p->n; k++) {
-					n = p->val[k].kind == HV_CONST ? NULL : ptr_name(fs, &p->val[k]);
-					if (!n || result_cookie(fs, n))
-						continue;
-					if (fs->ncookie == MAX_COOKIES) {
-						fs->limits |= HOG_LIMIT_TRACK;
-						return;
-					}
-					fs->cookie[fs->ncookie].name = n;
-					fs->cookie[fs->ncookie].cls = NULL;
-					fs->cookie[fs->ncookie].expr = expr;
-					fs->ncookie++;
-				}
-				if (p->dst < 0 || p->dst >= f->nvars ||
-				    (var_name(f, p->dst) && *var_name(f, p->dst)))
-					continue;
-				if (!fs->phiname)
-					fs->phiname = hog_xcalloc(f->nvars, sizeof(*fs->phiname));
-				if (!fs->phiname[p->dst])
-					fs->phiname[p->dst] = first;
-			}
+	if (t->held[j].irqprev >= 0)
+		t->irq = t->held[j].irqprev;
+	memmove(&t->held[j], &t->held[j + 1], (t->nheld - j - 1) * sizeof(t->held[0]));
+	t->nheld--;
 }
 
 static void drop_named(struct fs *fs, struct tup *t, const char *name)
@@ -669,14 +569,8 @@ static void drop_named(struct fs *fs, struct tup *t, const char *name)
 		if (fs->cookie[i].name != name)
 			continue;
 		for (j = t->nheld - 1; j >= 0; j--)
-			if (fs->cookie[i].expr ? held_is(&t->held[j], fs->cookie[i].expr) :
-			    t->held[j].cls == fs->cookie[i].cls) {
-				if (t->held[j].irqprev >= 0)
-					t->irq = t->held[j].irqprev;
-				memmove(&t->held[j], &t->held[j + 1],
-					(t->nheld - j - 1) * sizeof(t->held[0]));
-				t->nheld--;
-			}
+			if (t->held[j].cls == fs->cookie[i].cls)
+				drop_held(t, j);
 	}
 }
 
@@ -688,6 +582,7 @@ void drop_cookie_locks(struct fs *fs, struct tup *t, int var)
 	if ((!name || !*name) && fs->phiname && var >= 0 && var < fs->f->nvars)
 		name = fs->phiname[var];
 	drop_named(fs, t, name);
+	drop_result_flag(fs, t, var);
 }
 
 /* On the way where var is not zero: var = !cookie, so the cookie is NULL. */
@@ -773,12 +668,49 @@ static int load_var(struct fs *fs, const char *addr)
 	for (i = 0; i < fs->nload; i++)
 		if (fs->load[i] == addr)
 			return fs->f->nvars + 1 + i;
-	if (fs->nload == MAX_LOADS) {
-		fs->limits |= HOG_LIMIT_TRACK;
-		return -1;
-	}
-	fs->load[fs->nload++] = addr;
-	return fs->f->nvars + fs->nload;
+	return -1;
+}
+
+/* How many tests read the field at addr. */
+static int load_count(const struct hog_func *f, const char *addr)
+{
+	int b, i, n = 0;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+
+			if (e->kind == HE_ASSIGN && e->callee && !strcmp(e->callee, "load") &&
+			    e->nargs == 2 && e->args[1].kind == HV_ADDR && e->args[1].addr == addr)
+				n++;
+		}
+	return n;
+}
+
+/*
+ * The fields tested twice or more, each a variable of its own; an
+ * element of an array or another CPU's copy is not one place.  More
+ * than MAX_LOADS: the rest are not tied (precision only, no limit).
+ */
+void find_loads(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const char *a;
+
+			if (e->kind != HE_ASSIGN || !e->callee || strcmp(e->callee, "load") ||
+			    e->nargs != 2 || e->args[1].kind != HV_ADDR)
+				continue;
+			a = e->args[1].addr;
+			if (strpbrk(a, "[#") || load_var(fs, a) >= 0 || fs->nload == MAX_LOADS ||
+			    load_count(f, a) < 2)
+				continue;
+			fs->load[fs->nload++] = a;
+		}
 }
 
 /*

@@ -1043,9 +1043,33 @@ static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree
 		batch_cond(L, b, x, t, cmp);
 }
 
+/* Is w the address a or one that holds it (a's object, a struct around it)? */
+static bool covers(const char *w, const char *a)
+{
+	size_t n = w ? strlen(w) : 0;
+
+	return n && !strncmp(a, w, n) && (!a[n] || strchr("/^#[", a[n]));
+}
+
+/* memset(o, ...), memcpy(o, ...): the call writes what its first argument points to */
+static bool fills(struct lower *L, gcall *c, const char *addr)
+{
+	tree fn = gimple_call_fndecl(c);
+	const char *n = fn && DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : "";
+	struct hog_val v;
+
+	if (!gimple_call_num_args(c) ||
+	    (!strstr(n, "memset") && !strstr(n, "memcpy") && !strstr(n, "memmove")))
+		return false;
+	v = lh_value(L->m, gimple_call_arg(c, 0));
+	return v.kind == HV_ADDR && covers(v.addr, addr);
+}
+
 /*
- * Does the function write the memory that address names (an assignment,
- * an asm output), or pass its address to a call?
+ * Does the function write the memory that address names, or the object
+ * or struct around it (an assignment, an asm output, a memset()), or
+ * take its address or theirs (for a call, or a pointer it writes
+ * through)?
  */
 static bool written(struct lower *L, const char *addr)
 {
@@ -1058,24 +1082,38 @@ static bool written(struct lower *L, const char *addr)
 
 			if (gasm *am = dyn_cast<gasm *>(s)) {
 				for (i = 0; i < gimple_asm_noutputs(am); i++)
-					if (lh_address(L->m, TREE_VALUE(gimple_asm_output_op(am, i))) ==
-					    addr)
+					if (covers(lh_address(L->m, TREE_VALUE(gimple_asm_output_op(am, i))),
+						   addr))
 						return true;
-			} else if (gassign *as = dyn_cast<gassign *>(s)) {
+				continue;
+			}
+			if (gcall *c = dyn_cast<gcall *>(s))
+				if (fills(L, c, addr))
+					return true;
+			if (gassign *as = dyn_cast<gassign *>(s)) {
 				tree l = gimple_assign_lhs(as);
 
-				if (TREE_CODE(l) != SSA_NAME && lh_address(L->m, l) == addr)
+				if (TREE_CODE(l) != SSA_NAME && covers(lh_address(L->m, l), addr))
 					return true;
-			} else if (gcall *c = dyn_cast<gcall *>(s)) {
-				for (i = 0; i < gimple_call_num_args(c); i++) {
-					tree a = gimple_call_arg(c, i);
+			}
+			for (i = 0; i < gimple_num_ops(s); i++) {
+				tree op = gimple_op(s, i);
 
-					if (TREE_CODE(a) == ADDR_EXPR &&
-					    lh_address(L->m, TREE_OPERAND(a, 0)) == addr)
-						return true;
-				}
+				if (op && TREE_CODE(op) == ADDR_EXPR &&
+				    covers(lh_address(L->m, TREE_OPERAND(op, 0)), addr))
+					return true;
 			}
 		}
+	return false;
+}
+
+/* A field of a union, at any level: its bytes are other members' too. */
+static bool in_union(tree r)
+{
+	for (; handled_component_p(r); r = TREE_OPERAND(r, 0))
+		if (TREE_CODE(r) == COMPONENT_REF &&
+		    TREE_CODE(TREE_TYPE(TREE_OPERAND(r, 0))) == UNION_TYPE)
+			return true;
 	return false;
 }
 
@@ -1084,24 +1122,29 @@ static bool written(struct lower *L, const char *addr)
  * again.  A "load" names the field the tested value was read from, so
  * that the core takes the second test the way the first went: only a
  * plain (not volatile) read, outside loops, of a field of something
- * other than a local, that the function does not write or hand out.
+ * other than a local, not in a union nor an array, that the function
+ * does not write or hand out (written()).
  */
 static void load_copy(struct lower *L, struct hog_block *b, tree l, int v)
 {
 	struct hog_event *e;
 	const char *a;
+	basic_block bb;
 	gassign *as;
 	tree r;
 
 	if (TREE_CODE(l) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(l) ||
-	    SSA_NAME_VERSION(l) != (unsigned)v || bb_loop_depth(gimple_bb(SSA_NAME_DEF_STMT(l))))
+	    SSA_NAME_VERSION(l) != (unsigned)v)
+		return;
+	bb = gimple_bb(SSA_NAME_DEF_STMT(l));
+	if (!bb || bb_loop_depth(bb) || (bb->flags & BB_IRREDUCIBLE_LOOP))
 		return;
 	as = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(l));
 	if (!as || !gimple_assign_single_p(as) || !gimple_vuse(as) || gimple_has_volatile_ops(as))
 		return;
 	r = gimple_assign_rhs1(as);
-	if (TREE_CODE(r) != COMPONENT_REF || !(a = lh_address(L->m, r)) || a[0] == '%' ||
-	    written(L, a))
+	if (TREE_CODE(r) != COMPONENT_REF || in_union(r) || !(a = lh_address(L->m, r)) ||
+	    a[0] == '%' || strpbrk(a, "[#") || written(L, a))
 		return;
 	e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "load", v, 2);
 	memset(e->args, 0, 2 * sizeof(e->args[0]));
