@@ -74,24 +74,28 @@ static char *present_vars(const struct hog_func *f)
 	return p;
 }
 
-/* Is every version of the name a flag (in[])?  No version at all: no. */
-static int name_flag(const struct hog_func *f, const char *name, const char *in,
-		     const char *present)
+/*
+ * Per name, whether every present version of it is a flag (in[]):
+ * (void *)1 yes, (void *)2 no; none present, not in the map.
+ */
+static struct hog_map *name_flags(const struct hog_func *f, const char *in, const char *present)
 {
-	int v, seen = 0;
+	struct hog_map *m = hog_map_new();
+	int v;
 
-	for (v = 0; v < f->nvnames && v <= f->nvars; v++)
-		if (f->vnames[v] == name && present[v]) {
-			if (!in[v])
-				return 0;
-			seen = 1;
-		}
-	return seen;
+	for (v = 0; v < f->nvnames && v <= f->nvars; v++) {
+		const char *n = f->vnames[v];
+
+		if (!n || !*n || !present[v] || hog_map_get(m, n) == (void *)2)
+			continue;
+		hog_map_put(m, n, in[v] ? (void *)1 : (void *)2);
+	}
+	return m;
 }
 
 /* A phi's value that keeps it a flag: NULL, a flag, a name whose versions all are. */
 static int flag_value(struct fs *fs, const struct hog_val *v, const char *in, int *some,
-		      const char *present)
+		      const struct hog_map *names)
 {
 	const char *a;
 
@@ -106,7 +110,7 @@ static int flag_value(struct fs *fs, const struct hog_val *v, const char *in, in
 		if (a[0] != '%' || strpbrk(a + 1, "/^#[$@%&"))
 			return 0;
 		*some = 1;
-		return name_flag(fs->f, hog_intern(fs->c->strs, a + 1), in, present);
+		return hog_map_get(names, hog_intern(fs->c->strs, a + 1)) == (void *)1;
 	default:
 		return 0;
 	}
@@ -140,6 +144,8 @@ static void flags_of(struct fs *fs, const char *lock, char *in, const char *pres
 				in[f->blocks[b].phi[i].dst] = 2;
 	}
 	while (changed) {
+		struct hog_map *names = name_flags(f, in, present);
+
 		changed = 0;
 		for (b = 0; b < f->nblocks; b++) {
 			for (i = 0; i < f->blocks[b].nev; i++) {
@@ -147,7 +153,7 @@ static void flags_of(struct fs *fs, const char *lock, char *in, const char *pres
 				int some = 0;
 
 				if (is_copy(e) && e->dst >= 0 && e->dst <= f->nvars &&
-				    in[e->dst] == 2 && !flag_value(fs, &e->args[0], in, &some, present)) {
+				    in[e->dst] == 2 && !flag_value(fs, &e->args[0], in, &some, names)) {
 					in[e->dst] = 0;
 					changed = 1;
 				}
@@ -159,13 +165,14 @@ static void flags_of(struct fs *fs, const char *lock, char *in, const char *pres
 				if (p->dst < 0 || p->dst > f->nvars || in[p->dst] != 2)
 					continue;
 				for (k = 0; ok && k < p->n; k++)
-					ok = flag_value(fs, &p->val[k], in, &some, present);
+					ok = flag_value(fs, &p->val[k], in, &some, names);
 				if (!ok || !some) {
 					in[p->dst] = 0;
 					changed = 1;
 				}
 			}
 		}
+		hog_map_free(names);
 	}
 }
 
