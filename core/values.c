@@ -655,11 +655,11 @@ void find_named_phis(struct fs *fs)
 /*
  * "if (mapping->host != NULL)" twice with a call between: the compiler
  * reads the field again, and the two tests are two variables.  A frontend
- * marks a test's variable as a read of a field the function never
- * writes ("load", docs/ir.md), outside loops; the field's value is a
- * variable of its own past the function's, so the second test goes the
- * way the first went.  Whether a callee writes the field is not in the
- * IR: the kernel re-tests fields that stay put.
+ * marks a test's variable as a read of a field the function does not
+ * write nor hand out ("load", docs/ir.md), outside loops; a field tested
+ * twice or more has a variable of its own past the function's, so the
+ * second test goes the way the first went.  Whether a callee writes the
+ * field is not in the IR: the kernel re-tests fields that stay put.
  */
 static int load_var(struct fs *fs, const char *addr)
 {
@@ -671,19 +671,23 @@ static int load_var(struct fs *fs, const char *addr)
 	return -1;
 }
 
+/* The field a "load" event reads; NULL for any other event. */
+static const char *load_addr(const struct hog_event *e)
+{
+	if (e->kind != HE_ASSIGN || !e->callee || strcmp(e->callee, "load") || e->nargs != 2 ||
+	    e->args[1].kind != HV_ADDR)
+		return NULL;
+	return e->args[1].addr;
+}
+
 /* How many tests read the field at addr. */
 static int load_count(const struct hog_func *f, const char *addr)
 {
 	int b, i, n = 0;
 
 	for (b = 0; b < f->nblocks; b++)
-		for (i = 0; i < f->blocks[b].nev; i++) {
-			const struct hog_event *e = &f->blocks[b].ev[i];
-
-			if (e->kind == HE_ASSIGN && e->callee && !strcmp(e->callee, "load") &&
-			    e->nargs == 2 && e->args[1].kind == HV_ADDR && e->args[1].addr == addr)
-				n++;
-		}
+		for (i = 0; i < f->blocks[b].nev; i++)
+			n += load_addr(&f->blocks[b].ev[i]) == addr;
 	return n;
 }
 
@@ -699,14 +703,9 @@ void find_loads(struct fs *fs)
 
 	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nev; i++) {
-			const struct hog_event *e = &f->blocks[b].ev[i];
-			const char *a;
+			const char *a = load_addr(&f->blocks[b].ev[i]);
 
-			if (e->kind != HE_ASSIGN || !e->callee || strcmp(e->callee, "load") ||
-			    e->nargs != 2 || e->args[1].kind != HV_ADDR)
-				continue;
-			a = e->args[1].addr;
-			if (strpbrk(a, "[#") || load_var(fs, a) >= 0 || fs->nload == MAX_LOADS ||
+			if (!a || strpbrk(a, "[#") || load_var(fs, a) >= 0 || fs->nload == MAX_LOADS ||
 			    load_count(f, a) < 2)
 				continue;
 			fs->load[fs->nload++] = a;
@@ -725,8 +724,8 @@ int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 
 	if (!e->callee || strcmp(e->callee, "load"))
 		return 0;
-	if (e->nargs != 2 || e->args[1].kind != HV_ADDR || e->dst < 0 || e->dst > fs->f->nvars ||
-	    (lv = load_var(fs, e->args[1].addr)) < 0)
+	if (!load_addr(e) || e->dst < 0 || e->dst > fs->f->nvars ||
+	    (lv = load_var(fs, load_addr(e))) < 0)
 		return 1;
 	if (!fs->loadtie)
 		fs->loadtie = hog_xcalloc(fs->f->nvars + 1, sizeof(*fs->loadtie));
