@@ -11,6 +11,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "lc.h"
+#include "../core/expr.h"
 
 #define GROW(p, n, cap) do {						\
 	if ((n) >= (cap)) {						\
@@ -332,37 +333,19 @@ void lc_tie(struct lc_fn *F, int blk, int ev, const char *addr)
 	F->ntie++;
 }
 
-/* Is w the address a or one that holds it (a's object, a struct around it)? */
-static int covers(const char *w, const char *a)
-{
-	size_t n = strlen(w);
-
-	return !strncmp(a, w, n) && (!a[n] || strchr("/^#[", a[n]));
-}
+static void reach(struct lc_fn *F, int b, char *seen);
 
 /* Does block b reach itself (a loop, a backward goto)? */
 static int on_cycle(struct lc_fn *F, int b)
 {
 	char *seen = hog_xcalloc(F->nb + 1, 1);
-	int *stack = hog_xmalloc(sizeof(int) * (F->nb + 1)), sp = 0, i, r = 0;
+	int i, r;
 
-	stack[sp++] = b;
-	while (sp && !r) {
-		int x = stack[--sp];
-
-		for (i = 0; i < F->b[x].nsucc; i++) {
-			int s = F->b[x].succ[i];
-
-			if (s == b)
-				r = 1;
-			else if (s >= 0 && !seen[s]) {
-				seen[s] = 1;
-				stack[sp++] = s;
-			}
-		}
-	}
+	for (i = 0; i < F->b[b].nsucc; i++)
+		if (!seen[F->b[b].succ[i]])
+			reach(F, F->b[b].succ[i], seen);
+	r = seen[b];
 	free(seen);
-	free(stack);
 	return r;
 }
 
@@ -379,7 +362,7 @@ void lc_tie_loads(struct lc_fn *F)
 		struct lc_blk *b = &F->b[F->tie[i].blk];
 
 		for (j = 0; j < F->nmoved; j++)
-			if (covers(F->moved[j], F->tie[i].addr))
+			if (hog_expr_has_prefix(F->tie[i].addr, F->moved[j]))
 				break;
 		if ((j == F->nmoved && !on_cycle(F, F->tie[i].blk)) || F->tie[i].ev >= b->nev)
 			continue;

@@ -1292,8 +1292,7 @@ static struct hog_val builtin_call(struct lc_fn *F, CXCursor e, const char *n, i
 			v = a;
 	}
 	/* memset(o, ...), memcpy(o, ...): what the first argument points to is written */
-	if (na && v.kind == HV_ADDR &&
-	    (strstr(n, "memset") || strstr(n, "memcpy") || strstr(n, "memmove")))
+	if (na && v.kind == HV_ADDR && hog_call_fills(n))
 		lc_moved(F, v.addr);
 	if (atomic_builtin(n) && na > 0) {
 		struct lc_ev *ev;
@@ -1374,8 +1373,7 @@ static struct hog_val call(struct lc_fn *F, CXCursor e, int used)
 	}
 	F->line = line;
 	F->col = col;
-	if (na && (strstr(n, "memset") || strstr(n, "memcpy") || strstr(n, "memmove")) &&
-	    args[0].kind == HV_ADDR)
+	if (na && args[0].kind == HV_ADDR && hog_call_fills(n))
 		lc_moved(F, args[0].addr);
 	if (used && !is_void) {
 		dst = lc_new_var(F, VK_CALL);

@@ -95,6 +95,12 @@ int hog_expr_has_prefix(const char *e, const char *prefix)
 	return e[n] == 0 || e[n] == '/' || e[n] == '^' || e[n] == '#' || e[n] == '[';
 }
 
+int hog_call_fills(const char *callee)
+{
+	return callee && (strstr(callee, "memset") || strstr(callee, "memcpy") ||
+			  strstr(callee, "memmove"));
+}
+
 /* Field name of a "/T.F" step (points into the step), length in *n. */
 static const char *step_field(const char *s, size_t len, size_t *n)
 {

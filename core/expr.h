@@ -40,6 +40,8 @@ int hog_expr_is_percpu(const char *e);
 int hog_expr_portable(const char *e);		/* rooted at $N, $R or @g */
 /* e is rooted at prefix: prefix itself or prefix followed by steps. */
 int hog_expr_has_prefix(const char *e, const char *prefix);
+/* memset(), memcpy(), memmove() and their variants: they write what argument 0 points to */
+int hog_call_fills(const char *callee);
 
 /* "zone->lock", "memcg_stock.stock_lock"; names: parameter names, vnames: variable names. */
 char *hog_expr_display(const char *e, const char *const *params, int nparams,

@@ -122,7 +122,8 @@ static int is_copy(const struct hog_event *e)
 }
 
 /* in[]: the calls' results, then the phis that stay flags, largest set first */
-static void flags_of(struct fs *fs, const char *lock, char *in, const char *present)
+static void flags_of(struct fs *fs, const char *lock, const char **taken, char *in,
+		     const char *present)
 {
 	const struct hog_func *f = fs->f;
 	int b, i, k, changed = 1;
@@ -133,7 +134,7 @@ static void flags_of(struct fs *fs, const char *lock, char *in, const char *pres
 
 			if (e->dst < 0 || e->dst > f->nvars)
 				continue;
-			if (e->kind == HE_CALL && cond_lock(fs, e) == lock)
+			if (e->kind == HE_CALL && taken[e->dst] == lock)
 				in[e->dst] = 1;
 			/* a copy (lockhog-check's ptep++) stays a flag while its value is one */
 			else if (is_copy(e))
@@ -179,33 +180,40 @@ static void flags_of(struct fs *fs, const char *lock, char *in, const char *pres
 void find_result_flags(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
+	const char **taken = hog_xcalloc(f->nvars + 1, sizeof(*taken));
 	char *in, *present;
 	int b, i, v, r;
 
+	/* [dst]: the lock the call defining dst takes on its non-zero returns */
 	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nev; i++) {
-			const char *l = cond_lock(fs, &f->blocks[b].ev[i]);
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const char *l = cond_lock(fs, e);
 
-			for (r = 0; l && r < fs->nrlock && fs->rlock[r] != l; r++)
+			if (!l)
+				continue;
+			taken[e->dst] = l;
+			for (r = 0; r < fs->nrlock && fs->rlock[r] != l; r++)
 				;
 			/* more locks than kept: the others keep no flag (precision only) */
-			if (l && r == fs->nrlock && fs->nrlock < MAX_COOKIES)
+			if (r == fs->nrlock && fs->nrlock < MAX_COOKIES)
 				fs->rlock[fs->nrlock++] = l;
 		}
-	if (!fs->nrlock)
-		return;
-	fs->rflag = hog_xcalloc(f->nvars + 1, sizeof(*fs->rflag));
-	in = hog_xmalloc(f->nvars + 1);
-	present = present_vars(f);
-	for (r = 0; r < fs->nrlock; r++) {
-		memset(in, 0, f->nvars + 1);
-		flags_of(fs, fs->rlock[r], in, present);
-		for (v = 0; v <= f->nvars; v++)
-			if (in[v] && !fs->rflag[v])
-				fs->rflag[v] = r + 1;
+	if (fs->nrlock) {
+		fs->rflag = hog_xcalloc(f->nvars + 1, sizeof(*fs->rflag));
+		in = hog_xmalloc(f->nvars + 1);
+		present = present_vars(f);
+		for (r = 0; r < fs->nrlock; r++) {
+			memset(in, 0, f->nvars + 1);
+			flags_of(fs, fs->rlock[r], taken, in, present);
+			for (v = 0; v <= f->nvars; v++)
+				if (in[v] && !fs->rflag[v])
+					fs->rflag[v] = r + 1;
+		}
+		free(in);
+		free(present);
 	}
-	free(in);
-	free(present);
+	free(taken);
 }
 
 /* On the way where var is zero: the lock it is the flag of is not held. */

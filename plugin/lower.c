@@ -1046,20 +1046,17 @@ static void expect_batch(struct lower *L, struct hog_block *b, tree v, enum tree
 /* Is w the address a or one that holds it (a's object, a struct around it)? */
 static bool covers(const char *w, const char *a)
 {
-	size_t n = w ? strlen(w) : 0;
-
-	return n && !strncmp(a, w, n) && (!a[n] || strchr("/^#[", a[n]));
+	return w && *w && hog_expr_has_prefix(a, w);
 }
 
 /* memset(o, ...), memcpy(o, ...): the call writes what its first argument points to */
 static bool fills(struct lower *L, gcall *c, const char *addr)
 {
 	tree fn = gimple_call_fndecl(c);
-	const char *n = fn && DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : "";
 	struct hog_val v;
 
-	if (!gimple_call_num_args(c) ||
-	    (!strstr(n, "memset") && !strstr(n, "memcpy") && !strstr(n, "memmove")))
+	if (!gimple_call_num_args(c) || !fn || !DECL_NAME(fn) ||
+	    !hog_call_fills(IDENTIFIER_POINTER(DECL_NAME(fn))))
 		return false;
 	v = lh_value(L->m, gimple_call_arg(c, 0));
 	return v.kind == HV_ADDR && covers(v.addr, addr);
