@@ -707,9 +707,12 @@ static void print_summary(const char *name, const struct hog_summary *s)
 		printf("  releases %s\n", s->rel[i]);
 	for (i = 0; i < s->nbrk; i++)
 		printf("  breaks %s\n", s->brk[i]);
-	if (s->irq_exit == HOG_IRQ_ASLOCK)
-		printf("  irq at exit: as before the irqsave of %s\n", s->irq_lock);
-	else if (s->irq_exit)
+	if (s->irq_exit == HOG_IRQ_ASLOCK) {
+		printf("  irq at exit: as before the irqsave of %s", s->irq_lock[0]);
+		for (i = 1; i < s->nirq_lock; i++)
+			printf(" or %s", s->irq_lock[i]);
+		printf("\n");
+	} else if (s->irq_exit)
 		printf("  irq at exit %d\n", s->irq_exit);
 	if (s->irq_break)
 		printf("  turns IRQs on inside\n");

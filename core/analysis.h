@@ -127,6 +127,8 @@ struct hog_lockfx {
 	const char *alias;
 };
 
+#define HOG_MAX_IRQ_LOCKS 4
+
 struct hog_summary {
 	const struct hog_func *fn;
 	int nacq;
@@ -136,7 +138,13 @@ struct hog_summary {
 	int nbrk;
 	const char **brk;	/* entry locks it gives up and takes again */
 	int irq_exit;		/* HOG_IRQ_* or HOG_IRQ_PARAM + n */
-	const char *irq_lock;	/* HOG_IRQ_ASLOCK: the lock whose irqsave is undone */
+	/*
+	 * HOG_IRQ_ASLOCK: the locks one of whose irqsaves each return
+	 * undoes (iocg_unlock() restores the flags of the lock its bool
+	 * chose): the caller knows which one it holds.
+	 */
+	int nirq_lock;
+	const char *irq_lock[HOG_MAX_IRQ_LOCKS];
 	int preempt_delta;
 	int pf_delta;		/* page faults disabled on return (kmap_atomic) */
 	const char *ret_addr;	/* returns this address, in its terms */

@@ -435,35 +435,61 @@ static void held_alias(struct fs *fs, struct held *h, const struct hog_lockfx *x
 				  r->ret);
 }
 
+/*
+ * The IRQ state a callee's restore leaves, when it undoes the irqsave
+ * of one of several locks: what the irqsave of those we held saved, if
+ * they agree; -2 if we held none, -4 if we cannot tell (they disagree,
+ * or a lock has no name here).
+ */
+static int aslock_of(const char *const *il, const int *prev, int n)
+{
+	int j, v = -2;
+
+	for (j = 0; j < n; j++) {
+		if (!il[j])
+			return -4;
+		if (prev[j] == -2)
+			continue;
+		if (v != -2 && v != prev[j])
+			return -4;
+		v = prev[j];
+	}
+	return v;
+}
+
 /* Locks the callee gives up and takes, in our terms; fail: a trylock's other outcome. */
 static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
 			  const struct callv *cv, const struct callrules *r, int *aslock)
 {
 	const struct hog_summary *s = r->s;
-	int k, irq_before = t->irq;
-	const char *il = NULL;
+	int k, j, irq_before = t->irq;
+	const char *il[HOG_MAX_IRQ_LOCKS];
+	int prev[HOG_MAX_IRQ_LOCKS];
 
-	if (s->irq_exit == HOG_IRQ_ASLOCK && s->irq_lock)
-		il = hog_expr_subst(fs->c->strs, fs->c->rules, s->irq_lock, cv->addr,
-				    cv->nargs, r->ret);
-	*aslock = -3;
-
+	for (j = 0; j < s->nirq_lock; j++) {
+		il[j] = hog_expr_subst(fs->c->strs, fs->c->rules, s->irq_lock[j], cv->addr,
+				       cv->nargs, r->ret);
+		prev[j] = -3;
+	}
 	for (k = 0; k < s->nrel; k++) {
 		const char *a = hog_expr_subst(fs->c->strs, fs->c->rules, s->rel[k],
 					       cv->addr, cv->nargs, r->ret);
 
-		int prev = release(fs, t, a, a ? NULL : hog_expr_class(fs->c->strs, s->rel[k]),
-				   NULL);
+		int p = release(fs, t, a, a ? NULL : hog_expr_class(fs->c->strs, s->rel[k]),
+				NULL);
 
-		if (il && a == il)
-			*aslock = prev;
+		for (j = 0; j < s->nirq_lock; j++)
+			if (il[j] && a == il[j])
+				prev[j] = p;
 	}
-	/* the lock whose irqsave it undoes was not one it released: look it up */
-	if (il && *aslock == -3) {
-		int h = held_find(t, il, hog_expr_class(fs->c->strs, il), NULL);
+	/* a lock whose irqsave it undoes was not one it released: look it up */
+	for (j = 0; j < s->nirq_lock; j++)
+		if (il[j] && prev[j] == -3) {
+			int h = held_find(t, il[j], hog_expr_class(fs->c->strs, il[j]), NULL);
 
-		*aslock = h >= 0 ? t->held[h].irqprev : -2;
-	}
+			prev[j] = h >= 0 ? t->held[h].irqprev : -2;
+		}
+	*aslock = s->nirq_lock == 1 ? prev[0] : aslock_of(il, prev, s->nirq_lock);
 	*fail = *t;
 	for (k = 0; k < s->nacq; k++) {
 		const struct hog_lockfx *x = &s->acq[k];
@@ -549,9 +575,12 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 		t->irq = irq_from_flags(t, cv, s->irq_exit - HOG_IRQ_PARAM);
 		if (t->irq < 0)
 			t->irq = HOG_IRQ_CALLER;
-	} else if (s->irq_exit == HOG_IRQ_ASLOCK) {
-		restore_as_lock(t, aslock, hog_expr_subst(fs->c->strs, fs->c->rules, s->irq_lock,
+	} else if (s->irq_exit == HOG_IRQ_ASLOCK && s->nirq_lock == 1) {
+		restore_as_lock(t, aslock, hog_expr_subst(fs->c->strs, fs->c->rules, s->irq_lock[0],
 							  cv->addr, cv->nargs, r->ret));
+	} else if (s->irq_exit == HOG_IRQ_ASLOCK && aslock > -2) {
+		/* one of several: known only from a lock we held (else as before the call) */
+		restore_as_lock(t, aslock, NULL);
 	}
 	t->preempt = clamp(t->preempt + s->preempt_delta, -4, 8);
 	t->pf = clamp(t->pf + s->pf_delta, -4, 4);

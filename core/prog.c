@@ -516,10 +516,13 @@ static unsigned long long summary_sig(const struct hog_summary *s)
 	long long v[] = { s->nacq, s->nrel, s->nbrk, s->irq_exit, s->preempt_delta,
 			  s->pf_delta, (long long)(size_t)s->ret_addr, s->ret_zero,
 			  s->natomic, s->has_atomic, s->ncost, s->self != NULL, s->trivial,
-			  (long long)(size_t)s->irq_lock, s->irq_break, s->ret_mparam, s->ret_mask,
+			  s->nirq_lock, s->irq_break, s->ret_mparam, s->ret_mask,
 			  s->ret_key };
 	unsigned long long h = hog_hash64(v, sizeof(v), 0);
 	int i, j;
+
+	for (i = 0; i < s->nirq_lock; i++)
+		h = hog_hash64(&s->irq_lock[i], sizeof(s->irq_lock[i]), h);
 
 	for (i = 0; i < s->nacq; i++) {
 		const struct hog_lockfx *a = &s->acq[i];

@@ -120,6 +120,8 @@ static void add_acq(struct hog_lockfx *acq, int *nacq, const char *e, const stru
 			/* returns that name it through different fields: neither */
 			if (acq[k].alias != alias)
 				acq[k].alias = NULL;
+			/* an irqsave on some return: the caller's restore may undo it */
+			acq[k].irqsave |= h->irqprev >= 0;
 			return;
 		}
 	if (*nacq == MAX_ACQ)
@@ -134,6 +136,20 @@ static void add_acq(struct hog_lockfx *acq, int *nacq, const char *e, const stru
 	(*nacq)++;
 }
 
+/* One more lock whose irqsave a return undoes; 0 if there are too many */
+static int add_irq_lock(struct hog_summary *s, const char *lock)
+{
+	int i;
+
+	for (i = 0; i < s->nirq_lock; i++)
+		if (s->irq_lock[i] == lock)
+			return 1;
+	if (!lock || s->nirq_lock == HOG_MAX_IRQ_LOCKS)
+		return 0;
+	s->irq_lock[s->nirq_lock++] = lock;
+	return 1;
+}
+
 /* IRQ, preemption and fault state at the returns; locks held and given up there. */
 static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 			const char **rel, int *nrel)
@@ -146,13 +162,11 @@ static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 	for (i = 0; i < fs->exits.n; i++) {
 		const struct exitrec *x = fs->exits.v[i];
 
-		if (s->irq_exit == -1) {
+		if (s->irq_exit == -1)
 			s->irq_exit = x->t.irq;
-			s->irq_lock = x->t.irq_lock;
-		} else if (s->irq_exit != x->t.irq || s->irq_lock != x->t.irq_lock) {
+		if (s->irq_exit != x->t.irq ||
+		    (x->t.irq == HOG_IRQ_ASLOCK && !add_irq_lock(s, x->t.irq_lock)))
 			s->irq_exit = HOG_IRQ_CALLER;
-			s->irq_lock = NULL;
-		}
 		if (i == 0 || x->t.preempt < s->preempt_delta)
 			s->preempt_delta = x->t.preempt;
 		if (i == 0 || x->t.pf < s->pf_delta)
@@ -166,7 +180,7 @@ static void exit_states(struct fs *fs, struct hog_lockfx *acq, int *nacq,
 	if (s->irq_exit < 0)
 		s->irq_exit = HOG_IRQ_CALLER;
 	if (s->irq_exit != HOG_IRQ_ASLOCK)
-		s->irq_lock = NULL;
+		s->nirq_lock = 0;
 }
 
 /*
