@@ -698,6 +698,16 @@ static const char *path_through(const struct hog_rules *r, const struct hog_path
 	return NULL;
 }
 
+/*
+ * The boot phase: a section its function holds (start_kernel()), or a
+ * way through a function that runs only then (the memblock allocator,
+ * before the page allocator is up).
+ */
+static const char *path_boot(const struct hog_rules *r, const struct hog_path *p)
+{
+	return path_through(r, p, hog_rules_is_boot);
+}
+
 static const char *path_quiesced(const struct hog_rules *r, const struct hog_path *p)
 {
 	return path_through(r, p, hog_rules_is_quiesced);
@@ -755,9 +765,9 @@ static int path_sure(const struct hog_path *p)
 static int path_better(const struct hog_rules *r, const struct hog_path *a,
 		       const struct hog_path *b)
 {
-	int ba = hog_rules_is_boot(r, a->holder) || path_quiesced(r, a) || path_diagnostic(r, a) ||
+	int ba = path_boot(r, a) || path_quiesced(r, a) || path_diagnostic(r, a) ||
 		 path_anyctx(r, a) || a->rare;
-	int bb = hog_rules_is_boot(r, b->holder) || path_quiesced(r, b) || path_diagnostic(r, b) ||
+	int bb = path_boot(r, b) || path_quiesced(r, b) || path_diagnostic(r, b) ||
 		 path_anyctx(r, b) || b->rare;
 
 	/* a way from outside the boot phase (checks-off, diagnostic, any-context, rare) says more */
@@ -816,7 +826,7 @@ static int all_last_put(const struct hog_rules *r, const struct hog_finding *f)
 		const struct hog_path *p = &f->paths[i];
 
 		/* the boot phase and checks-off ways are notes of their own */
-		if (hog_rules_is_boot(r, p->holder) || path_quiesced(r, p))
+		if (path_boot(r, p) || path_quiesced(r, p))
 			continue;
 		if (!p->lastput)
 			return 0;
@@ -1041,6 +1051,8 @@ static const char *note_reason(const struct hog_prog *prog, const struct hog_fin
 		 * contend for a lock.
 		 */
 		return "%s() is the boot phase: one CPU, no scheduler yet, and the kernel does not check atomic context then (rules: boot-phase)";
+	if ((*arg = path_boot(prog->rules, p)))
+		return "it goes through %s(), which runs only in the boot phase: one CPU, no scheduler yet, and the kernel does not check atomic context then (rules: boot-phase)";
 	if ((*arg = path_quiesced(prog->rules, p)))
 		/*
 		 * resume_target_kernel(), panic(): the other CPUs are offline
