@@ -201,37 +201,69 @@ static struct hog_val try_trivial(struct lc_fn *F, int pi)
 	return same;
 }
 
-struct hog_val lc_read(struct lc_fn *F, int b, int local)
+/* The value of local at the end of b, which is not a single predecessor's. */
+static struct hog_val read_join(struct lc_fn *F, int b, int local)
 {
 	struct lc_blk *bl = &F->b[b];
 	struct hog_val v;
 	int pi;
 
-	ensure_defs(F, bl);
-	if (bl->has[local])
-		return bl->def[local];
 	if (!bl->sealed) {
 		pi = new_phi(F, b, local);
 		bl = &F->b[b];
 		GROW(bl->inc, bl->ninc, bl->cinc);
 		bl->inc[bl->ninc++] = pi;
-		v = lc_varval(F->phi[pi].dst);
-	} else if (bl->npred == 1) {
-		v = lc_read(F, bl->pred[0], local);
-	} else if (bl->npred == 0) {
-		/* read before any write: a value nobody defines */
-		v = lc_varval(lc_new_var(F, VK_NONE));
-		F->vname[v.var] = F->loc[local].name;
-	} else {
+		return lc_varval(F->phi[pi].dst);
+	}
+	if (bl->npred != 0) {
 		pi = new_phi(F, b, local);
 		v = lc_varval(F->phi[pi].dst);
 		lc_write(F, b, local, v);
 		phi_operands(F, b, pi);
-		v = try_trivial(F, pi);
-		lc_write(F, b, local, v);
-		return v;
+		return try_trivial(F, pi);
 	}
-	lc_write(F, b, local, v);
+	/* read before any write: a value nobody defines */
+	v = lc_varval(lc_new_var(F, VK_NONE));
+	F->vname[v.var] = F->loc[local].name;
+	return v;
+}
+
+/*
+ * Straight runs of sealed single-predecessor blocks are followed in a
+ * loop, not by recursion: a function of many thousand blocks (6.12's
+ * page_alloc.c) would overflow the stack.  A run that comes back to
+ * itself (dead code after a jump) defines nothing: a fresh value.
+ */
+struct hog_val lc_read(struct lc_fn *F, int b, int local)
+{
+	struct hog_val v;
+	int *run = NULL, n = 0, c = 0, i;
+
+	for (;;) {
+		struct lc_blk *bl = &F->b[b];
+
+		ensure_defs(F, bl);
+		if (bl->has[local]) {
+			v = bl->def[local];
+			break;
+		}
+		if (!bl->sealed || bl->npred != 1) {
+			v = read_join(F, b, local);
+			lc_write(F, b, local, v);
+			break;
+		}
+		if (n > F->nb) {
+			v = lc_varval(lc_new_var(F, VK_NONE));
+			F->vname[v.var] = F->loc[local].name;
+			break;
+		}
+		GROW(run, n, c);
+		run[n++] = b;
+		b = bl->pred[0];
+	}
+	for (i = 0; i < n; i++)
+		lc_write(F, run[i], local, v);
+	free(run);
 	return v;
 }
 
