@@ -1108,7 +1108,7 @@ static int assign_op(int op)
 static struct hog_val compound(struct lc_fn *F, CXCursor e)
 {
 	struct kids ch = expr_kids(e);
-	int op = clang_getCursorBinaryOperatorKind(e), li, uadd;
+	int op = clang_getCursorBinaryOperatorKind(e), li, uadd, iaddr;
 	struct hog_val old, b, v;
 
 	if (ch.n != 2) {
@@ -1126,7 +1126,19 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	old = lc_read(F, lc_here(F), li);
 	b = rv(F, ch.c[1], 1);
 	uadd = op == CXBinaryOperator_AddAssign && is_unsigned_int(clang_getCursorType(ch.c[1]));
+	/* an integer local plus an address: the address, moved */
+	iaddr = !is_ptr_type(clang_getCursorType(ch.c[0])) && !addr_val(old, ch.c[0]) &&
+		addr_val(b, ch.c[1]);
 	free(ch.c);
+	if (op == CXBinaryOperator_AddAssign && iaddr) {
+		/*
+		 * 6.12's this_cpu_ptr(): "tcp_ptr__ += (unsigned long)(ptr)"
+		 * on this CPU's offset, as arith_val() names the plain "+"
+		 */
+		v = ptr_plus(F, b, old);
+		lc_write(F, lc_here(F), li, v);
+		return v;
+	}
 	if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) &&
 	    b.kind == HV_CONST && old.kind == HV_VAR) {
 		v = fresh(F, VK_ADD);
@@ -1143,6 +1155,8 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 		v = lc_varval(dst);
 	} else {
 		v = fresh(F, VK_NONE);
+		F->var[v.var].percpu = (old.kind == HV_VAR && F->var[old.var].percpu) ||
+				       (b.kind == HV_VAR && F->var[b.var].percpu);
 	}
 	F->var[v.var].ptr = F->loc[li].ptr;
 	if (!F->loc[li].ptr)
