@@ -93,7 +93,7 @@ $(BUILD)/clang/%.o: clang/%.c $(wildcard clang/*.h) $(wildcard core/*.h)
 	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -I$(CLANG_INC) -c $< -o $@
 
 $(LOCKHOG_CHECK): $(CHECK_OBJ) $(CORE_LIB)
-	$(CC) -o $@.tmp $(CHECK_OBJ) $(CORE_LIB) -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljansson
+	$(CC) -o $@.tmp $(CHECK_OBJ) $(CORE_LIB) -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljansson -lpthread
 	mv -f $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard core/*.h)

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
+#include <pthread.h>
 #include "lc.h"
 #include "../core/analysis.h"
 #include "../core/message.h"
@@ -418,6 +419,45 @@ static int check(const struct opts *o)
 }
 
 /*
+ * Reading a local back to its definitions (clang/cfg.c, Braun's SSA
+ * construction) recurses once per join on the way: a function of tens
+ * of thousands of branches in a row needs more than the main thread's
+ * stack.  The check runs on a thread with room for that (address space,
+ * touched only as used); without a thread, on this one.
+ */
+#define CHECK_STACK (256UL << 20)
+
+struct run {
+	const struct opts *o;
+	int rc;
+};
+
+static void *run_check(void *p)
+{
+	struct run *r = p;
+
+	r->rc = check(r->o);
+	return NULL;
+}
+
+static int check_deep(const struct opts *o)
+{
+	struct run r = { o, EXIT_USAGE };
+	pthread_attr_t a;
+	pthread_t t;
+	int ok;
+
+	if (pthread_attr_init(&a))
+		return check(o);
+	ok = !pthread_attr_setstacksize(&a, CHECK_STACK) && !pthread_create(&t, &a, run_check, &r);
+	pthread_attr_destroy(&a);
+	if (!ok)
+		return check(o);
+	pthread_join(t, NULL);
+	return r.rc;
+}
+
+/*
  * A checker that crashes fails the build: the work runs in a child, and
  * a crash is one diagnostic, no sidecar (not even a stale one), exit 0.
  */
@@ -430,9 +470,9 @@ static int isolated(const struct opts *o)
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0)
-		return check(o);
+		return check_deep(o);
 	if (!pid) {
-		int rc = check(o);
+		int rc = check_deep(o);
 
 		fflush(NULL);
 		_exit(rc);

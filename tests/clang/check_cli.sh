@@ -11,7 +11,7 @@ CHK=$PWD/build/lockhog-check
 LOCKHOG=${LOCKHOG:-$PWD/build/lockhog}
 rm -rf $T
 mkdir -p $T/mm
-echo "1..17"
+echo "1..18"
 . tests/tap.sh
 FIX=tests/fixtures
 # what kbuild's c_flags hold on a GCC tree, and sparse's CHECKFLAGS
@@ -76,6 +76,17 @@ cp $FIX/kversion-kvrealloc-61.c $T/mm/kvr.c
 (cd $T && $CHK --kversion=6.12.117 -I$OLDPWD/$FIX/include mm/kvr.c) >/dev/null 2>$T/kv612.err
 grep -q 'warning: kvrealloc() may sleep' $T/kv612.err && ok "--kversion=6.12.117: 6.12's rule tests the third argument" ||
 	notok "--kversion=6.12.117: 6.12's rule tests the third argument" $T/kv612.err
+# a function of thousands of branches in a row: reading a local back
+# through every join recurses once per join, more than a 1 MiB stack
+{
+	printf 'extern int g(int);\nint big(int a, int b)\n{\n\tint x = a;\n'
+	seq 1 8000 | sed 's/.*/\tif (g(&))\n\t\tb++;/'
+	printf '\treturn x + b;\n}\n'
+} >$T/mm/big.c
+(ulimit -s 1024; cd $T && $CHK mm/big.c) >/dev/null 2>$T/big.err
+[ $? = 0 ] && [ ! -s $T/big.err ] && [ -s $T/mm/.big.o.lockhog ] &&
+	ok "8000 branches in a row under a 1 MiB stack limit: checked, a sidecar" ||
+	notok "8000 branches in a row under a 1 MiB stack limit: checked, a sidecar" $T/big.err
 $CHK --kversion=six mm/kvr.c >/dev/null 2>$T/kvbad.err
 [ $? = 2 ] && grep -qx "lockhog-check: --kversion: bad kernel version 'six'" $T/kvbad.err &&
 	ok "a bad --kversion: one line, exit 2" || notok "a bad --kversion: one line, exit 2" $T/kvbad.err
