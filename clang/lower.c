@@ -244,11 +244,29 @@ static int is_unsigned_int(CXType t)
 	       t.kind == CXType_UInt || t.kind == CXType_ULong || t.kind == CXType_ULongLong;
 }
 
+/*
+ * An aggregate is never the integer asked for, and libclang 19 crashes
+ * evaluating some (a struct's initializer list that holds a designated
+ * array initializer and a non-constant member: 6.12's read_kcore_iter()).
+ */
+static int aggregate(CXCursor e)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(e));
+
+	return clang_getCursorKind(e) == CXCursor_InitListExpr || t.kind == CXType_Record ||
+	       t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+	       t.kind == CXType_VariableArray || t.kind == CXType_Vector ||
+	       t.kind == CXType_ExtVector;
+}
+
 static int constant(CXCursor e, long long *v)
 {
-	CXEvalResult r = clang_Cursor_Evaluate(e);
+	CXEvalResult r;
 	int ok = 0;
 
+	if (aggregate(e))
+		return 0;
+	r = clang_Cursor_Evaluate(e);
 	if (!r)
 		return 0;
 	if (clang_EvalResult_getKind(r) == CXEval_Int) {

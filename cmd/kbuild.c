@@ -299,6 +299,34 @@ static char *kversion_arg(const struct tools *t, const char *opt)
 	return hog_xasprintf("%s%s", opt, v);
 }
 
+/*
+ * Units lockhog-check could not read: a crash leaves no sidecar, a parse
+ * error leaves out the functions it stopped in.  They are missing from
+ * the report; say so once, not per unit (the build log names them).
+ */
+static void check_gaps(const char *log)
+{
+	FILE *f = fopen(log, "r");
+	char line[4096];
+	int crashed = 0, partial = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "lockhog-check: internal error"))
+			crashed++;
+		else if (strstr(line, "lockhog-check: clang cannot parse"))
+			partial++;
+	}
+	fclose(f);
+	if (crashed)
+		warnx_("warning: lockhog-check failed on %d unit%s, which the report leaves out; "
+		       "see %s", crashed, crashed == 1 ? "" : "s", log);
+	if (partial)
+		warnx_("warning: clang could not parse %d unit%s whole; lockhog-check skipped "
+		       "the functions with errors; see %s", partial, partial == 1 ? "" : "s", log);
+}
+
 void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 {
 	char *tag = tools_tag(k->tools);
@@ -353,6 +381,8 @@ void kbuild_build(struct kbuild *k, const char *const *targets, int n)
 
 		die("%s: kbuild failed (%s); log in %s", k->dir, why, log);
 	}
+	if (check && !k->verbose)
+		check_gaps(log);
 	free(argv);
 	free(log);
 	free(jobs);
