@@ -10,7 +10,9 @@
 # all succeed, print the same diagnostics, have the same objdump -d, and
 # be byte-identical once the plugin's .note.lockhog is removed; the
 # program must print the same checksum and exit status either way, and
-# lockhog must read what the plugin wrote.  A seed whose program csmith
+# lockhog must read what the plugin wrote.  lockhog-check must check the
+# same program without a crash or a word on stderr, and leave a sidecar
+# lockhog reads.  A seed whose program csmith
 # cannot write, plain gcc cannot build, or that runs past the timeout in
 # both builds is skipped.  One TAP line per check per group of
 # CSMITH_GROUP seeds (default 50).
@@ -21,12 +23,13 @@ G=${CSMITH_GROUP:-50}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export T PLUGIN=${CSMITH_PLUGIN:-$PWD/build/lockhog.so} LOCKHOG=${LOCKHOG:-$PWD/build/lockhog}
+export CHECKER=${CSMITH_CHECKER:-$PWD/build/lockhog-check}
 export CF="-O2 -I/usr/include/csmith"
 export CSMITH_OPTS=${CSMITH_OPTS---max-funcs 5 --max-block-depth 3}
 . tests/tap.sh
 ngroups=$(((N + G - 1) / G))
-checks="build code run read"
-echo "1..$((1 + 4 * ngroups))"
+checks="build code run read check"
+echo "1..$((1 + 5 * ngroups))"
 
 # one SEED: writes T/SEED.res, one "CHECK ok|skip|fail [why]" a line
 one() {
@@ -97,13 +100,23 @@ one() {
 	else
 		echo "read fail: exit $rc1, $(head -1 report.err)"
 	fi
+	timeout 240 "$CHECKER" --diag=none -I/usr/include/csmith --sidecar=.p.o.lockhog p.c \
+		>check.out 2>check.err
+	rc1=$?
+	"$LOCKHOG" report .p.o.lockhog >/dev/null 2>report2.err
+	rc2=$?
+	if [ $rc1 = 0 ] && [ ! -s check.err ] && [ $rc2 -le 1 ] && [ ! -s report2.err ]; then
+		echo "check ok"
+	else
+		echo "check fail: exit $rc1, $(head -1 check.err) $(head -1 report2.err)"
+	fi
 	cd "$T" && rm -rf "$d"
 }
 export -f one
 
 if ! command -v csmith >/dev/null || [ ! -f /usr/include/csmith/csmith.h ]; then
 	notok "csmith and libcsmith-dev are installed (scripts/deps.sh)"
-	for i in $(seq $((4 * ngroups))); do notok "csmith not installed"; done
+	for i in $(seq $((5 * ngroups))); do notok "csmith not installed"; done
 	exit 0
 fi
 ok "csmith and libcsmith-dev are installed"
