@@ -478,16 +478,29 @@ static int faults_off(const struct hog_cost *c, const struct tset *set)
 	return 1;
 }
 
-/* For callers: the preemption the cost expects, less what every path here turned off. */
+/*
+ * For callers: the preemption the cost expects, less what every path
+ * here turned off, and more what every path here turned back on
+ * (__percpu_down_read()'s preempt_enable() before it waits: the
+ * caller's preempt_disable() is not an atomic context for the wait).
+ */
 static void contract_up(const struct tset *set, struct hog_cost *c)
 {
-	int i, least = -1;
+	int i, least, most;
 
-	for (i = 0; i < set->n && c->preempt_ok; i++)
-		if (least < 0 || set->t[i].preempt < least)
+	if (!set->n)
+		return;
+	least = most = set->t[0].preempt;
+	for (i = 1; i < set->n; i++) {
+		if (set->t[i].preempt < least)
 			least = set->t[i].preempt;
+		if (set->t[i].preempt > most)
+			most = set->t[i].preempt;
+	}
 	if (least > 0)
 		c->preempt_ok = least >= c->preempt_ok ? 0 : c->preempt_ok - least;
+	else if (most < 0)
+		c->preempt_ok -= most;
 }
 
 /* For callers: entry locks any path gave up before the cost. */
