@@ -254,9 +254,14 @@ struct fs {
 		const char *name, *cls;
 	} cookie[MAX_COOKIES];
 	int ncookie;
+	/*
+	 * %parent: the one address its phi holds; or, addr NULL, a phi of
+	 * several pointers (rq = move_queued_task(rq, ...) on one way)
+	 */
 	struct {
 		const char *name, *addr;
-	} named[MAX_NAMED];	/* %parent: the one address its phi holds */
+		const struct hog_phi *phi;
+	} named[MAX_NAMED];
 	int nnamed;
 	const struct hog_func *f;
 	struct hog_summary *s;
@@ -338,6 +343,7 @@ void drop_held(struct tup *t, int j);
 void find_result_flags(struct fs *fs);
 void drop_result_flag(struct fs *fs, struct tup *t, int var);
 void find_named_phis(struct fs *fs);
+const char *phi_alt_held(struct fs *fs, const struct tup *t, const char *expr);
 void drop_cookie_locks(struct fs *fs, struct tup *t, int var);
 void drop_cookie_locks_not(struct fs *fs, struct tup *t, int var);
 

@@ -152,8 +152,17 @@ static int release(struct fs *fs, struct tup *t, const char *expr, const char *c
 
 	if (!cls && expr)
 		cls = hog_expr_class(fs->c->strs, expr);
-	note_release(fs, expr, cls);
 	hit = held_find(t, expr, cls, kind);
+	if (hit < 0 && expr && expr[0] == '%') {
+		const char *alt = phi_alt_held(fs, t, expr);
+
+		if (alt) {
+			expr = alt;
+			cls = hog_expr_class(fs->c->strs, alt);
+			hit = held_find(t, expr, cls, kind);
+		}
+	}
+	note_release(fs, expr, cls);
 	if (hit >= 0) {
 		int entry = t->held[hit].entry;
 		const char *hexpr = t->held[hit].expr;

@@ -20,7 +20,8 @@ static const char *bind_named(struct fs *fs, const char *e)
 	int i;
 
 	for (i = 0; i < fs->nnamed; i++)
-		if (strlen(fs->named[i].name) == n - 1 && !strncmp(e + 1, fs->named[i].name, n - 1)) {
+		if (fs->named[i].addr && strlen(fs->named[i].name) == n - 1 &&
+		    !strncmp(e + 1, fs->named[i].name, n - 1)) {
 			char *t = hog_xasprintf("%s%s", fs->named[i].addr, e + n);
 			const char *r = hog_intern(fs->c->strs, t);
 
@@ -620,6 +621,97 @@ static int name_uses(const struct hog_func *f, const char *n)
 	return k;
 }
 
+/* The source name of a phi's value: a named variable, a parameter, %n. */
+static const char *value_name(const struct hog_func *f, const struct hog_val *v)
+{
+	if (v->kind == HV_VAR)
+		return var_name(f, v->var);
+	if (v->kind != HV_ADDR || strpbrk(v->addr + 1, "/^#["))
+		return NULL;
+	if (v->addr[0] == '%')
+		return v->addr + 1;
+	if (v->addr[0] == '$' && atoi(v->addr + 1) < f->nparams)
+		return f->params[atoi(v->addr + 1)];
+	return NULL;
+}
+
+/*
+ * An unnamed phi of pointers every value of which carries one source
+ * name (rq: the parameter, move_queued_task()'s result, %rq): the
+ * plugin names what it cannot see through by that name.
+ */
+static const char *values_name(const struct hog_func *f, const struct hog_phi *p)
+{
+	const char *n = NULL;
+	int k;
+
+	for (k = 0; k < p->n; k++) {
+		const char *m;
+
+		if (p->val[k].kind == HV_CONST && !p->val[k].cst)
+			continue;
+		m = value_name(f, &p->val[k]);
+		if (!m || !*m || (n && strcmp(n, m)))
+			return NULL;
+		n = m;
+	}
+	return n;
+}
+
+/* A phi of pointers only: addresses, variables, NULL. */
+static int pointers_phi(const struct hog_phi *p)
+{
+	int k;
+
+	for (k = 0; k < p->n; k++) {
+		const struct hog_val *v = &p->val[k];
+
+		if (!(v->kind == HV_CONST && !v->cst) && v->kind != HV_ADDR && v->kind != HV_VAR)
+			return 0;
+	}
+	return p->n > 1;
+}
+
+/*
+ * "if (queued) rq = move_queued_task(rq, ...); task_rq_unlock(rq, ...)":
+ * the plugin names the pointer by its source variable (%rq) and its phi
+ * holds several objects, each locked on its own way.  A release through
+ * it gives up the lock of the one object this path holds, when exactly
+ * one of them is held; NULL otherwise.
+ */
+const char *phi_alt_held(struct fs *fs, const struct tup *t, const char *expr)
+{
+	size_t n = strcspn(expr, "/^#[");
+	const char *hit = NULL;
+	int i, j, k;
+
+	for (i = 0; i < fs->nnamed; i++) {
+		const struct hog_phi *p = fs->named[i].phi;
+
+		if (fs->named[i].addr || !p || strlen(fs->named[i].name) != n - 1 ||
+		    strncmp(expr + 1, fs->named[i].name, n - 1))
+			continue;
+		for (k = 0; k < p->n; k++) {
+			const char *base = p->val[k].kind == HV_CONST ? NULL : val_addr(fs, &p->val[k]);
+			const char *alt;
+			char *s;
+
+			if (!base || base[0] == '%')
+				continue;
+			s = hog_xasprintf("%s%s", base, expr + n);
+			alt = hog_expr_norm(fs->c->strs, fs->c->rules, hog_intern(fs->c->strs, s));
+			free(s);
+			for (j = 0; j < t->nheld; j++)
+				if (t->held[j].expr == alt && alt != hit) {
+					if (hit)
+						return NULL;
+					hit = alt;
+				}
+		}
+	}
+	return hit;
+}
+
 /*
  * parent = IS_ROOT(dentry) ? NULL : dentry->d_parent; ...
  * if (parent) spin_unlock(&parent->d_lock);
@@ -640,14 +732,21 @@ void find_named_phis(struct fs *fs)
 			const struct hog_phi *p = &f->blocks[b].phi[j];
 			const char *n = var_name(f, p->dst), *a = phi_addr(p);
 
-			if (!n || !*n || !a || name_uses(f, n) != 1)
+			/*
+			 * one address: the only variable of the name; several:
+			 * a phi of the name, or of values that all carry it
+			 */
+			if (!a && (!n || !*n))
+				n = values_name(f, p);
+			if (!n || !*n || (a && name_uses(f, n) != 1) || (!a && !pointers_phi(p)))
 				continue;
 			if (fs->nnamed == MAX_NAMED) {
 				fs->limits |= HOG_LIMIT_TRACK;
 				return;
 			}
 			fs->named[fs->nnamed].name = n;
-			fs->named[fs->nnamed].addr = hog_expr_norm(fs->c->strs, fs->c->rules, a);
+			fs->named[fs->nnamed].addr = a ? hog_expr_norm(fs->c->strs, fs->c->rules, a) : NULL;
+			fs->named[fs->nnamed].phi = p;
 			fs->nnamed++;
 		}
 }
