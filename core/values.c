@@ -712,6 +712,14 @@ const char *phi_alt_held(struct fs *fs, const struct tup *t, const char *expr)
 	return hit;
 }
 
+static void add_named(struct fs *fs, const char *n, const char *a, const struct hog_phi *p)
+{
+	fs->named[fs->nnamed].name = n;
+	fs->named[fs->nnamed].addr = a ? hog_expr_norm(fs->c->strs, fs->c->rules, a) : NULL;
+	fs->named[fs->nnamed].phi = p;
+	fs->nnamed++;
+}
+
 /*
  * parent = IS_ROOT(dentry) ? NULL : dentry->d_parent; ...
  * if (parent) spin_unlock(&parent->d_lock);
@@ -721,34 +729,38 @@ const char *phi_alt_held(struct fs *fs, const struct tup *t, const char *expr)
  * NULL, the name is that address: the unlock gives up the lock the
  * caller took as dentry->d_parent->d_lock.  Another variable of the
  * name (parent = lock_parent(dentry) on another path) leaves it alone.
+ * Those first (a full table cuts the analysis short); then, while there
+ * is room, phis of several pointers (phi_alt_held()), a precision aid a
+ * full table only goes without: a phi of the name, or one whose values
+ * all carry it.
  */
 void find_named_phis(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
-	int b, j;
+	int b, j, pass;
 
-	for (b = 0; b < f->nblocks; b++)
-		for (j = 0; j < f->blocks[b].nphi; j++) {
-			const struct hog_phi *p = &f->blocks[b].phi[j];
-			const char *n = var_name(f, p->dst), *a = phi_addr(p);
+	for (pass = 0; pass < 2; pass++)
+		for (b = 0; b < f->nblocks; b++)
+			for (j = 0; j < f->blocks[b].nphi; j++) {
+				const struct hog_phi *p = &f->blocks[b].phi[j];
+				const char *n = var_name(f, p->dst), *a = phi_addr(p);
 
-			/*
-			 * one address: the only variable of the name; several:
-			 * a phi of the name, or of values that all carry it
-			 */
-			if (!a && (!n || !*n))
-				n = values_name(f, p);
-			if (!n || !*n || (a && name_uses(f, n) != 1) || (!a && !pointers_phi(p)))
-				continue;
-			if (fs->nnamed == MAX_NAMED) {
-				fs->limits |= HOG_LIMIT_TRACK;
-				return;
+				if (!pass && (!a || !n || !*n || name_uses(f, n) != 1))
+					continue;
+				if (pass && (a || !pointers_phi(p)))
+					continue;
+				if (pass && (!n || !*n))
+					n = values_name(f, p);
+				if (!n || !*n)
+					continue;
+				if (fs->nnamed == MAX_NAMED && pass)
+					return;
+				if (fs->nnamed == MAX_NAMED) {
+					fs->limits |= HOG_LIMIT_TRACK;
+					return;
+				}
+				add_named(fs, n, a, p);
 			}
-			fs->named[fs->nnamed].name = n;
-			fs->named[fs->nnamed].addr = a ? hog_expr_norm(fs->c->strs, fs->c->rules, a) : NULL;
-			fs->named[fs->nnamed].phi = p;
-			fs->nnamed++;
-		}
 }
 
 /*
