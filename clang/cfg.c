@@ -201,6 +201,15 @@ static struct hog_val try_trivial(struct lc_fn *F, int pi)
 	return same;
 }
 
+/* A read before any write: a value nobody defines, named as the local. */
+static struct hog_val undefined(struct lc_fn *F, int local)
+{
+	struct hog_val v = lc_varval(lc_new_var(F, VK_NONE));
+
+	F->vname[v.var] = F->loc[local].name;
+	return v;
+}
+
 /* The value of local at the end of b, which is not a single predecessor's. */
 static struct hog_val read_join(struct lc_fn *F, int b, int local)
 {
@@ -222,10 +231,7 @@ static struct hog_val read_join(struct lc_fn *F, int b, int local)
 		phi_operands(F, b, pi);
 		return try_trivial(F, pi);
 	}
-	/* read before any write: a value nobody defines */
-	v = lc_varval(lc_new_var(F, VK_NONE));
-	F->vname[v.var] = F->loc[local].name;
-	return v;
+	return undefined(F, local);
 }
 
 /*
@@ -253,8 +259,7 @@ struct hog_val lc_read(struct lc_fn *F, int b, int local)
 			break;
 		}
 		if (n > F->nb) {
-			v = lc_varval(lc_new_var(F, VK_NONE));
-			F->vname[v.var] = F->loc[local].name;
+			v = undefined(F, local);
 			break;
 		}
 		GROW(run, n, c);

@@ -446,7 +446,7 @@ static void held_alias(struct fs *fs, struct held *h, const struct hog_lockfx *x
 
 /*
  * The IRQ state a callee's restore leaves, when it undoes the irqsave
- * of one of several locks: what the irqsave of those we held saved, if
+ * of one of its locks: what the irqsave of those we held saved, if
  * they agree; -2 if we held none, -4 if we cannot tell (they disagree,
  * or a lock has no name here).
  */
@@ -498,7 +498,7 @@ static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
 
 			prev[j] = h >= 0 ? t->held[h].irqprev : -2;
 		}
-	*aslock = s->nirq_lock == 1 ? prev[0] : aslock_of(il, prev, s->nirq_lock);
+	*aslock = aslock_of(il, prev, s->nirq_lock);
 	*fail = *t;
 	for (k = 0; k < s->nacq; k++) {
 		const struct hog_lockfx *x = &s->acq[k];

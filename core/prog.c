@@ -22,6 +22,7 @@ struct fnode {
 	int ncallee;
 	struct fnode **callee;
 	int self_edge;
+	int group;		/* solve_scc(): 1 + its place in the group being solved, else 0 */
 	int addr;		/* its address is a value somewhere: callers we cannot see */
 	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
 	const char *rare_by;	/* a root's rule word; NULL when it is cold */
@@ -563,35 +564,20 @@ static void note_limits(struct hog_prog *p, struct fnode *n)
  */
 #define MAX_ROUNDS 40
 
-static int ptr_cmp(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(struct fnode *const *)a;
-	uintptr_t y = (uintptr_t)*(struct fnode *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Each member's callers inside the group, by index. */
 static struct hog_vec *group_callers(struct fnode **scc, int n)
 {
 	struct hog_vec *callers = hog_xcalloc(n, sizeof(*callers));
-	struct { struct fnode *n; intptr_t i; } *by = hog_xmalloc(sizeof(*by) * n);
 	int i, k;
 
-	for (i = 0; i < n; i++) {
-		by[i].n = scc[i];
-		by[i].i = i;
-	}
-	qsort(by, n, sizeof(*by), ptr_cmp);
 	for (i = 0; i < n; i++)
-		for (k = 0; k < scc[i]->ncallee; k++) {
-			struct fnode *c = scc[i]->callee[k];
-			void *hit = bsearch(&c, by, n, sizeof(*by), ptr_cmp);
-
-			if (hit)
-				hog_vec_push(&callers[((typeof(by))hit)->i], (void *)(intptr_t)i);
-		}
-	free(by);
+		scc[i]->group = i + 1;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < scc[i]->ncallee; k++)
+			if (scc[i]->callee[k]->group)
+				hog_vec_push(&callers[scc[i]->callee[k]->group - 1], (void *)(intptr_t)i);
+	for (i = 0; i < n; i++)
+		scc[i]->group = 0;
 	return callers;
 }
 

@@ -13,21 +13,33 @@
 
 /* ---------- values ---------- */
 
+/* e is "%name" or "%name" and steps: the root's length, or 0 */
+static size_t named_root(const char *e, const char *name)
+{
+	size_t n = strcspn(e, "/^#[");
+
+	return strlen(name) == n - 1 && !strncmp(e + 1, name, n - 1) ? n : 0;
+}
+
+/* e's steps past its root of length n, on base instead */
+static const char *rebase(struct fs *fs, const char *base, const char *e, size_t n)
+{
+	char *t = hog_xasprintf("%s%s", base, e + n);
+	const char *r = hog_intern(fs->c->strs, t);
+
+	free(t);
+	return r;
+}
+
 /* "%parent/..." rebased on the address find_named_phis() found for it */
 static const char *bind_named(struct fs *fs, const char *e)
 {
-	size_t n = strcspn(e, "/^#[");
+	size_t n;
 	int i;
 
 	for (i = 0; i < fs->nnamed; i++)
-		if (fs->named[i].addr && strlen(fs->named[i].name) == n - 1 &&
-		    !strncmp(e + 1, fs->named[i].name, n - 1)) {
-			char *t = hog_xasprintf("%s%s", fs->named[i].addr, e + n);
-			const char *r = hog_intern(fs->c->strs, t);
-
-			free(t);
-			return r;
-		}
+		if (fs->named[i].addr && (n = named_root(e, fs->named[i].name)))
+			return rebase(fs, fs->named[i].addr, e, n);
 	return e;
 }
 
@@ -621,18 +633,15 @@ static int name_uses(const struct hog_func *f, const char *n)
 	return k;
 }
 
-/* The source name of a phi's value: a named variable, a parameter, %n. */
-static const char *value_name(const struct hog_func *f, const struct hog_val *v)
+/* The source name of a phi's value: ptr_name()'s, or a parameter's. */
+static const char *value_name(struct fs *fs, const struct hog_val *v)
 {
-	if (v->kind == HV_VAR)
-		return var_name(f, v->var);
-	if (v->kind != HV_ADDR || strpbrk(v->addr + 1, "/^#["))
-		return NULL;
-	if (v->addr[0] == '%')
-		return v->addr + 1;
-	if (v->addr[0] == '$' && atoi(v->addr + 1) < f->nparams)
-		return f->params[atoi(v->addr + 1)];
-	return NULL;
+	const char *n = ptr_name(fs, v);
+	int k = v->kind == HV_ADDR && !strpbrk(v->addr + 1, "/^#[") ? hog_expr_param(v->addr) : -1;
+
+	if (n || k < 0 || k >= fs->f->nparams)
+		return n;
+	return hog_intern(fs->c->strs, fs->f->params[k]);
 }
 
 /*
@@ -640,7 +649,7 @@ static const char *value_name(const struct hog_func *f, const struct hog_val *v)
  * name (rq: the parameter, move_queued_task()'s result, %rq): the
  * plugin names what it cannot see through by that name.
  */
-static const char *values_name(const struct hog_func *f, const struct hog_phi *p)
+static const char *values_name(struct fs *fs, const struct hog_phi *p)
 {
 	const char *n = NULL;
 	int k;
@@ -650,7 +659,7 @@ static const char *values_name(const struct hog_func *f, const struct hog_phi *p
 
 		if (p->val[k].kind == HV_CONST && !p->val[k].cst)
 			continue;
-		m = value_name(f, &p->val[k]);
+		m = value_name(fs, &p->val[k]);
 		if (!m || !*m || (n && strcmp(n, m)))
 			return NULL;
 		n = m;
@@ -681,26 +690,22 @@ static int pointers_phi(const struct hog_phi *p)
  */
 const char *phi_alt_held(struct fs *fs, const struct tup *t, const char *expr)
 {
-	size_t n = strcspn(expr, "/^#[");
 	const char *hit = NULL;
+	size_t n;
 	int i, j, k;
 
 	for (i = 0; i < fs->nnamed; i++) {
 		const struct hog_phi *p = fs->named[i].phi;
 
-		if (fs->named[i].addr || !p || strlen(fs->named[i].name) != n - 1 ||
-		    strncmp(expr + 1, fs->named[i].name, n - 1))
+		if (fs->named[i].addr || !p || !(n = named_root(expr, fs->named[i].name)))
 			continue;
 		for (k = 0; k < p->n; k++) {
 			const char *base = p->val[k].kind == HV_CONST ? NULL : val_addr(fs, &p->val[k]);
 			const char *alt;
-			char *s;
 
 			if (!base || base[0] == '%')
 				continue;
-			s = hog_xasprintf("%s%s", base, expr + n);
-			alt = hog_expr_norm(fs->c->strs, fs->c->rules, hog_intern(fs->c->strs, s));
-			free(s);
+			alt = hog_expr_norm(fs->c->strs, fs->c->rules, rebase(fs, base, expr, n));
 			for (j = 0; j < t->nheld; j++)
 				if (t->held[j].expr == alt && alt != hit) {
 					if (hit)
@@ -750,13 +755,12 @@ void find_named_phis(struct fs *fs)
 				if (pass && (a || !pointers_phi(p)))
 					continue;
 				if (pass && (!n || !*n))
-					n = values_name(f, p);
+					n = values_name(fs, p);
 				if (!n || !*n)
 					continue;
-				if (fs->nnamed == MAX_NAMED && pass)
-					return;
 				if (fs->nnamed == MAX_NAMED) {
-					fs->limits |= HOG_LIMIT_TRACK;
+					if (!pass)
+						fs->limits |= HOG_LIMIT_TRACK;
 					return;
 				}
 				add_named(fs, n, a, p);
