@@ -25,13 +25,18 @@ if $LOCKHOG scan --frontend clang --kernel "$KDIR" -j 2 --format json --out $T/m
 else
 	notok "scan --frontend clang of mm/ runs: $(tail -1 $T/scan.err)"
 fi
-objs=$(cd "$KDIR/mm" && ls *.o 2>/dev/null | grep -vc '\.mod\.o$')
-sides=$(cd "$KDIR/mm" && ls .*.o.lockhog 2>/dev/null | wc -l)
-if [ "$objs" -gt 0 ] && [ "$objs" = "$sides" ]; then
-	ok "every object of mm/ has its sidecar ($sides)"
-else
-	notok "every object of mm/ has its sidecar: $objs objects, $sides sidecars"
-fi
+# sidecars DIR WHAT: every object of DIR has the sidecar lockhog-check leaves beside it
+sidecars() {
+	local objs sides
+	objs=$(cd "$1" && ls *.o 2>/dev/null | grep -vc '\.mod\.o$')
+	sides=$(cd "$1" && ls .*.o.lockhog 2>/dev/null | wc -l)
+	if [ "$objs" -gt 0 ] && [ "$objs" = "$sides" ]; then
+		ok "every object of $2 has its sidecar ($sides)"
+	else
+		notok "every object of $2 has its sidecar: $objs objects, $sides sidecars"
+	fi
+}
+sidecars "$KDIR/mm" "mm/"
 /usr/bin/python3 tests/clang/three_bugs.py $T/mm.json 3 2>$T/bugs.err || echo "# $(tail -1 $T/bugs.err)"
 n=9
 
@@ -92,13 +97,7 @@ if $LOCKHOG scan --frontend clang --kernel "$KDIR_612" -j 2 --format json --out 
 else
 	notok "scan --frontend clang of 6.12's mm/ runs, no internal error" $T/scan612.err
 fi
-objs=$(cd "$KDIR_612/mm" && ls *.o 2>/dev/null | grep -vc '\.mod\.o$')
-sides=$(cd "$KDIR_612/mm" && ls .*.o.lockhog 2>/dev/null | wc -l)
-if [ "$objs" -gt 0 ] && [ "$objs" = "$sides" ]; then
-	ok "every object of 6.12's mm/ has its sidecar ($sides)"
-else
-	notok "every object of 6.12's mm/ has its sidecar: $objs objects, $sides sidecars"
-fi
+sidecars "$KDIR_612/mm" "6.12's mm/"
 /usr/bin/python3 - $T/mm612.json $((n + 1)) <<'PY'
 import json, sys
 sys.path.insert(0, "tests/tools")
