@@ -978,6 +978,16 @@ static void name_var(struct lc_fn *F, struct hog_val v, int li)
 }
 
 static int lock_pointer(struct lc_fn *F, CXType t);
+static int holder_pointer(struct lc_fn *F, CXType t);
+
+/* *p = ... through a parameter p: an out-parameter (as the plugin's out_param()) */
+static int out_param(CXCursor l, const char *a)
+{
+	l = strip(l);
+	return clang_getCursorKind(l) == CXCursor_UnaryOperator &&
+	       clang_getCursorUnaryOperatorKind(l) == CXUnaryOperator_Deref &&
+	       a[0] == '$' && is_param_value(a);
+}
 
 /* timer->function = cb: a function's address stored (the plugin's lower_callback_store()) */
 static int callback_store(CXCursor r, struct hog_val v)
@@ -1022,7 +1032,8 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 		ev = lc_emit(F, HE_STORE, NULL, -1, 2);
 		ev->a[0] = aval(a);
 		ev->a[1] = v;
-	} else if (a && lock_pointer(F, clang_getCursorType(r))) {
+	} else if (a && (lock_pointer(F, clang_getCursorType(r)) ||
+			 (out_param(l, a) && holder_pointer(F, clang_getCursorType(r))))) {
 		struct lc_ev *ev;
 
 		at_op(F, e);
@@ -1655,14 +1666,11 @@ static void asm_stmt(struct lc_fn *F, CXCursor c)
 
 /* ---- the lock-type test for stores ---- */
 
-static int lock_pointer(struct lc_fn *F, CXType t)
+static int lock_type(struct lc_fn *F, CXType pt)
 {
-	CXType pt, cur;
+	CXType cur;
 	int n = 0;
 
-	if (clang_getCanonicalType(t).kind != CXType_Pointer)
-		return 0;
-	pt = clang_getPointeeType(t);
 	if (clang_getCanonicalType(pt).kind != CXType_Record)
 		return 0;
 	for (cur = pt; n++ < 8;) {
@@ -1683,6 +1691,40 @@ static int lock_pointer(struct lc_fn *F, CXType t)
 		cur = clang_getTypedefDeclUnderlyingType(d);
 	}
 	return hog_rules_is_lock_type(F->rules, 0, record_tag(F, pt));
+}
+
+static int lock_pointer(struct lc_fn *F, CXType t)
+{
+	return clang_getCanonicalType(t).kind == CXType_Pointer &&
+	       lock_type(F, clang_getPointeeType(t));
+}
+
+struct holder_seen {
+	struct lc_fn *F;
+	int hit;
+};
+
+static enum CXVisitorResult holder_field(CXCursor c, CXClientData d)
+{
+	struct holder_seen *h = d;
+
+	h->hit = lock_type(h->F, clang_getCursorType(c));
+	return h->hit ? CXVisit_Break : CXVisit_Continue;
+}
+
+/* as the plugin's: a pointer to a struct one of whose members is a lock */
+static int holder_pointer(struct lc_fn *F, CXType t)
+{
+	struct holder_seen h = { F, 0 };
+	CXType pt;
+
+	if (clang_getCanonicalType(t).kind != CXType_Pointer)
+		return 0;
+	pt = clang_getCanonicalType(clang_getPointeeType(t));
+	if (pt.kind != CXType_Record)
+		return 0;
+	clang_Type_visitFields(pt, holder_field, &h);
+	return h.hit;
 }
 
 /* ---- _Generic ---- */

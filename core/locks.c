@@ -731,6 +731,24 @@ void apply_call(struct fs *fs, struct tset *set, const struct callv *cv)
 /* ---------- transfer ---------- */
 
 /*
+ * The name h answers to besides its own after v is stored where dst
+ * loads it from: dst itself for the lock's address, dst/member for a
+ * struct whose member the lock is (*krcp = krc_this_cpu_lock()).
+ */
+static const char *store_alias(struct fs *fs, const struct held *h, const char *v,
+			       const char *dst)
+{
+	size_t n = strlen(v);
+
+	if (h->expr == v)
+		return dst;
+	if (h->expr && !strncmp(h->expr, v, n) && h->expr[n] == '/' &&
+	    !strchr(h->expr + n + 1, '/') && !strchr(h->expr + n + 1, '^'))
+		return hog_expr_append(fs->c->strs, dst, h->expr + n);
+	return h->alias;
+}
+
+/*
  * *(ptlp) = __ptl in pte_offset_map_lock(): later the lock is named
  * through the field (vmf->ptl), and must still be the same lock.  The
  * last store on each path is kept, and a lock held under one name also
@@ -760,8 +778,7 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 		t->store_from = dst;
 		t->store_to = v;
 		for (j = 0; j < t->nheld; j++)
-			if (t->held[j].expr == v)
-				t->held[j].alias = dst;
+			t->held[j].alias = store_alias(fs, &t->held[j], v, dst);
 	}
 }
 

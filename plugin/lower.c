@@ -334,20 +334,17 @@ static const char *struct_tag(tree type)
 }
 
 /*
- * Is t a pointer to a lock (spinlock_t *, struct mutex *)?  The pointee's
+ * Is the record type pt a lock (spinlock_t, struct mutex)?  Its
  * typedef names, outermost first (spinlock_t, then any typedef it was
  * made from), and its struct tag are looked up exactly in the rules'
  * lock-type lists: struct block_device or clock_event_device are not locks.
  * Anonymous structs (rwlock_t, local_lock_t) have only their typedef.
  */
-static bool lock_pointer(struct lower *L, tree t)
+static bool lock_type(struct lower *L, tree pt)
 {
-	tree pt, ty;
+	tree ty;
 	int n = 0;
 
-	if (!POINTER_TYPE_P(t))
-		return false;
-	pt = TREE_TYPE(t);
 	if (TREE_CODE(pt) != RECORD_TYPE)
 		return false;
 	for (ty = pt; ty && n++ < MAX_TYPEDEF_CHAIN; ty = DECL_ORIGINAL_TYPE(TYPE_NAME(ty))) {
@@ -359,6 +356,36 @@ static bool lock_pointer(struct lower *L, tree t)
 			return true;
 	}
 	return hog_rules_is_lock_type(L->rules, 0, struct_tag(pt));
+}
+
+static bool lock_pointer(struct lower *L, tree t)
+{
+	return POINTER_TYPE_P(t) && lock_type(L, TREE_TYPE(t));
+}
+
+/* A pointer to a struct one of whose members is a lock (struct kfree_rcu_cpu *). */
+static bool holder_pointer(struct lower *L, tree t)
+{
+	tree f;
+
+	if (!POINTER_TYPE_P(t) || TREE_CODE(TREE_TYPE(t)) != RECORD_TYPE)
+		return false;
+	for (f = TYPE_FIELDS(TREE_TYPE(t)); f; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL && lock_type(L, TREE_TYPE(f)))
+			return true;
+	return false;
+}
+
+/* *p = ... through a parameter p, at offset 0: an out-parameter */
+static bool out_param(tree lhs)
+{
+	tree base;
+
+	if (TREE_CODE(lhs) != MEM_REF || !integer_zerop(TREE_OPERAND(lhs, 1)))
+		return false;
+	base = TREE_OPERAND(lhs, 0);
+	return TREE_CODE(base) == SSA_NAME && SSA_NAME_IS_DEFAULT_DEF(base) &&
+	       SSA_NAME_VAR(base) && TREE_CODE(SSA_NAME_VAR(base)) == PARM_DECL;
 }
 
 /*
@@ -382,7 +409,12 @@ static bool lower_callback_store(struct lower *L, struct hog_block *b, tree lhs,
 	return true;
 }
 
-/* vmf->ptl = ptl: the core must know the field holds that lock */
+/*
+ * vmf->ptl = ptl: the core must know the field holds that lock.  So
+ * too for *krcp = krc_this_cpu_lock(flags): the caller's out-parameter
+ * then names the struct whose lock is held, and a release through
+ * (*krcp)->lock gives it up.
+ */
 static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 {
 	tree lhs = gimple_assign_lhs(as), rhs = gimple_assign_rhs1(as);
@@ -407,7 +439,8 @@ static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 		return;
 	}
 	if (!gimple_assign_single_p(as) || TREE_CODE(rhs) != SSA_NAME ||
-	    !lock_pointer(L, TREE_TYPE(rhs)))
+	    !(lock_pointer(L, TREE_TYPE(rhs)) ||
+	      (out_param(lhs) && holder_pointer(L, TREE_TYPE(rhs)))))
 		return;
 	dst = lh_address(L->m, lhs);
 	if (!dst)
