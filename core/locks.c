@@ -466,9 +466,15 @@ static int aslock_of(const char *const *il, const int *prev, int n)
 	return v;
 }
 
-/* Locks the callee gives up and takes, in our terms; fail: a trylock's other outcome. */
+/*
+ * Locks the callee gives up and takes, in our terms; fail: a trylock's
+ * other outcome.  *aslock: aslock_of() the locks whose irqsave its
+ * restore undoes; *asname: the one such lock in our terms, if it names
+ * one only (NULL if it has no name here), else NULL.
+ */
 static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
-			  const struct callv *cv, const struct callrules *r, int *aslock)
+			  const struct callv *cv, const struct callrules *r, int *aslock,
+			  const char **asname)
 {
 	const struct hog_summary *s = r->s;
 	int k, j, irq_before = t->irq;
@@ -499,6 +505,7 @@ static void summary_locks(struct fs *fs, struct tup *t, struct tup *fail,
 			prev[j] = h >= 0 ? t->held[h].irqprev : -2;
 		}
 	*aslock = aslock_of(il, prev, s->nirq_lock);
+	*asname = s->nirq_lock == 1 ? il[0] : NULL;
 	*fail = *t;
 	for (k = 0; k < s->nacq; k++) {
 		const struct hog_lockfx *x = &s->acq[k];
@@ -572,9 +579,10 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 {
 	const struct hog_summary *s = r->s;
 	int dst = cv->ev->dst, aslock;
+	const char *asname;
 	struct tup fail;
 
-	summary_locks(fs, t, &fail, cv, r, &aslock);
+	summary_locks(fs, t, &fail, cv, r, &aslock, &asname);
 	if (s->irq_exit == HOG_IRQ_ON || s->irq_exit >= HOG_IRQ_PARAM ||
 	    s->irq_exit == HOG_IRQ_ASLOCK || s->irq_break)
 		note_irq_on(fs, s->irq_exit == HOG_IRQ_ON || s->irq_break);
@@ -584,12 +592,9 @@ static void summary_call(struct fs *fs, struct tup *t, const struct callv *cv,
 		t->irq = irq_from_flags(t, cv, s->irq_exit - HOG_IRQ_PARAM);
 		if (t->irq < 0)
 			t->irq = HOG_IRQ_CALLER;
-	} else if (s->irq_exit == HOG_IRQ_ASLOCK && s->nirq_lock == 1) {
-		restore_as_lock(t, aslock, hog_expr_subst(fs->c->strs, fs->c->rules, s->irq_lock[0],
-							  cv->addr, cv->nargs, r->ret));
-	} else if (s->irq_exit == HOG_IRQ_ASLOCK && aslock > -2) {
-		/* one of several: known only from a lock we held (else as before the call) */
-		restore_as_lock(t, aslock, NULL);
+	} else if (s->irq_exit == HOG_IRQ_ASLOCK && (s->nirq_lock == 1 || aslock > -2)) {
+		/* of several locks, known only from one we held (else as before the call) */
+		restore_as_lock(t, aslock, asname);
 	}
 	t->preempt = clamp(t->preempt + s->preempt_delta, -4, 8);
 	t->pf = clamp(t->pf + s->pf_delta, -4, 4);
