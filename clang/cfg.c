@@ -361,6 +361,105 @@ void lc_moved(struct lc_fn *F, const char *a)
 	F->moved[F->nmoved++] = a;
 }
 
+/*
+ * storage->file = NULL (docs/ir.md, the w event): a store of a constant
+ * to a field, and of anything else to such a field or the struct
+ * around it.  Every store is emitted here and lc_finish() keeps those
+ * the plugin writes: it knows the function's constant stores first.
+ */
+void lc_field_store(struct lc_fn *F, const char *a, struct hog_val v, int is_const)
+{
+	struct lc_ev *e;
+
+	if (!a)
+		return;
+	e = lc_emit(F, HE_STORE, NULL, -1, 2);
+	e->a[0].kind = HV_ADDR;
+	e->a[0].addr = a;
+	e->a[1] = is_const ? v : (struct hog_val){ .kind = HV_UNKNOWN };
+	e->fstore = is_const ? 1 : 2;
+	if (is_const) {
+		GROW(F->cstore, F->ncstore, F->ccstore);
+		F->cstore[F->ncstore++] = a;
+	}
+}
+
+void lc_other_write(struct lc_fn *F, const char *a)
+{
+	if (!a)
+		return;
+	GROW(F->xwrite, F->nxwrite, F->cxwrite);
+	F->xwrite[F->nxwrite++] = a;
+}
+
+/* A constant stored to a (resolved), that nothing but assignments writes. */
+static int const_field(struct lc_fn *F, const char *a)
+{
+	int i, found = 0;
+
+	for (i = 0; i < F->ncstore && !found; i++)
+		found = F->cstore[i] && !strcmp(F->cstore[i], a);
+	for (i = 0; i < F->nxwrite && found; i++)
+		if (!F->xwrite[i] || hog_expr_has_prefix(a, F->xwrite[i]))
+			found = 0;
+	return found;
+}
+
+/*
+ * Does lc_finish() write this store (the plugin's lower_field_store())?
+ * A constant to a field nothing else writes; anything else to such a
+ * field, the struct around it or the field spelt another way (the same
+ * class, not in a local).
+ */
+static int store_kept(struct lc_fn *F, const struct lc_ev *e)
+{
+	const char *a = e->a[0].kind == HV_ADDR ? e->a[0].addr : NULL, *cls;
+	int i;
+
+	if (!a)
+		return 0;
+	if (e->fstore == 1)
+		return const_field(F, a);
+	cls = a[0] != '%' ? hog_expr_class(F->m->strs, a) : NULL;
+	for (i = 0; i < F->ncstore; i++)
+		if (F->cstore[i] && (hog_expr_has_prefix(F->cstore[i], a) ||
+				     (cls && hog_expr_class(F->m->strs, F->cstore[i]) == cls)) &&
+		    const_field(F, F->cstore[i]))
+			return 1;
+	return 0;
+}
+
+static const char *fix_addr(struct lc_fn *F, const char *a, int depth);
+static struct hog_val fix_val(struct lc_fn *F, struct hog_val v);
+
+/*
+ * The stores' addresses as put_block() writes them (a loop's pointer is
+ * a phi until the end).  A store of an unknown value to an address
+ * that does not resolve could be to any field: no constant is kept.
+ */
+static void fix_field_stores(struct lc_fn *F)
+{
+	int b, i, n = 0;
+
+	for (i = 0; i < F->nxwrite; i++)
+		F->xwrite[i] = fix_addr(F, F->xwrite[i], 0);
+	for (b = 0; b < F->nb; b++)
+		for (i = 0; i < F->b[b].nev; i++) {
+			struct lc_ev *e = &F->b[b].ev[i];
+
+			if (!e->fstore)
+				continue;
+			e->a[0] = fix_val(F, e->a[0]);
+			if (e->a[0].kind != HV_ADDR && e->fstore == 2) {
+				GROW(F->xwrite, F->nxwrite, F->cxwrite);
+				F->xwrite[F->nxwrite++] = NULL;
+			}
+			if (e->a[0].kind == HV_ADDR && e->fstore == 1)
+				F->cstore[n++] = e->a[0].addr;
+		}
+	F->ncstore = n;
+}
+
 void lc_tie(struct lc_fn *F, int blk, int ev, const char *addr)
 {
 	GROW(F->tie, F->ntie, F->ctie);
@@ -485,8 +584,6 @@ static int remove_trivial(struct lc_fn *F)
 	}
 	return changed;
 }
-
-static const char *fix_addr(struct lc_fn *F, const char *a, int depth);
 
 /* all pointers but NULL agree (pcp = trylock ? _ret : NULL), or the local's name */
 static const char *phi_addr(struct lc_fn *F, int var, int depth)
@@ -2220,8 +2317,12 @@ static void put_block(struct lc_fn *F, struct hog_func *f, int b, const char *se
 	put_phis(F, f, b, seen, map);
 	for (i = 0; i < lb->nev; i++) {
 		struct lc_ev *e = &lb->ev[i];
-		struct hog_event *he = hog_block_add_event(F->m, hb, e->kind, e->line, e->col,
-							   e->callee, e->dst, e->nargs);
+		struct hog_event *he;
+
+		if (e->fstore && !store_kept(F, e))
+			continue;
+		he = hog_block_add_event(F->m, hb, e->kind, e->line, e->col, e->callee, e->dst,
+					 e->nargs);
 
 		for (j = 0; j < e->nargs; j++) {
 			he->args[j] = e->kind == HE_RETURN ? ret_val(F, e->a[j]) : fix_val(F, e->a[j]);
@@ -2284,6 +2385,7 @@ struct hog_func *lc_finish(struct lc_fn *F, const char *name, int is_static, int
 		if (seen[i])
 			map[i] = n++;
 	fix_conds(F);
+	fix_field_stores(F);
 	for (i = 0; i < F->nloc; i++)
 		if (F->loc[i].param >= 0)
 			params[F->loc[i].param] = F->loc[i].name ? F->loc[i].name : "";
@@ -2338,4 +2440,6 @@ void lc_fn_free(struct lc_fn *F)
 	free(F->ret_val);
 	free(F->tie);
 	free(F->moved);
+	free(F->cstore);
+	free(F->xwrite);
 }

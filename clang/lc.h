@@ -22,6 +22,11 @@ struct lc_ev {
 	int dst;
 	int nargs;
 	struct hog_val a[LC_MAX_ARGS];
+	/*
+	 * A store to a field (lc_field_store()): 1 of a constant, 2 of
+	 * anything else, kept by lc_finish() only as the plugin keeps it.
+	 */
+	int fstore;
 };
 
 struct lc_phi {
@@ -188,6 +193,14 @@ struct lc_fn {
 	int ntie, ctie;
 	const char **moved;
 	int nmoved, cmoved;
+	/*
+	 * Fields a constant is stored to, and what else writes memory
+	 * (a memset(), a union's bytes): lc_field_store().
+	 */
+	const char **cstore;
+	int ncstore, ccstore;
+	const char **xwrite;
+	int nxwrite, cxwrite;
 };
 
 /* cfg.c */
@@ -208,6 +221,9 @@ const char *lc_addr_of(struct lc_fn *F, struct hog_val v);
 void lc_moved(struct lc_fn *F, const char *a);
 void lc_tie(struct lc_fn *F, int blk, int ev, const char *addr);
 void lc_tie_loads(struct lc_fn *F);
+/* a store to field a of value v (fstore 1 for a constant), or something else writing it */
+void lc_field_store(struct lc_fn *F, const char *a, struct hog_val v, int is_const);
+void lc_other_write(struct lc_fn *F, const char *a);
 /* the variable a test of address a is on */
 int lc_test_var(struct lc_fn *F, const char *a);
 const char *lc_cat(struct lc_fn *F, const char *a, const char *b);

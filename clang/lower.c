@@ -595,6 +595,26 @@ static int is_union(CXType t)
 	return clang_getCursorKind(clang_getTypeDeclaration(t)) == CXCursor_UnionDecl;
 }
 
+/*
+ * A member of an anonymous union, at any depth of anonymous records
+ * (struct { union { void *file; long raw; }; }): GCC's in_union() sees
+ * the union in the access path that clang's AST leaves out.
+ */
+static int in_anon_union(CXCursor field)
+{
+	CXCursor p = clang_getCursorSemanticParent(field);
+	int depth;
+
+	for (depth = 0; depth < 8 && !clang_Cursor_isNull(p); depth++) {
+		if (clang_getCursorKind(p) == CXCursor_UnionDecl)
+			return 1;
+		if (clang_getCursorKind(p) != CXCursor_StructDecl || !clang_Cursor_isAnonymous(p))
+			return 0;
+		p = clang_getCursorSemanticParent(p);
+	}
+	return 0;
+}
+
 static const char *member_addr(struct lc_fn *F, CXCursor e)
 {
 	struct kids ch = expr_kids(e);
@@ -615,8 +635,10 @@ static const char *member_addr(struct lc_fn *F, CXCursor e)
 	if (!b)
 		return NULL;
 	/* a union's members share its bytes: no read through it is one value */
-	if (is_union(base_record(base)))
+	if (is_union(base_record(base)) || in_anon_union(clang_getCursorReferenced(e))) {
 		lc_moved(F, b);
+		lc_other_write(F, b);
+	}
 	fname = lc_spell(clang_getCursorReferenced(e));
 	if (anonymous_name(fname)) {
 		free(fname);
@@ -760,8 +782,11 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 	struct hog_val old, nv;
 
 	if (li < 0) {
-		lc_moved(F, lv(F, x));
+		const char *a = lv(F, x);
+
+		lc_moved(F, a);
 		F->clean = -1;
+		lc_field_store(F, a, cval(0), 0);
 		return fresh(F, VK_NONE);
 	}
 	old = lc_read(F, lc_here(F), li);
@@ -989,6 +1014,33 @@ static int out_param(CXCursor l, const char *a)
 	       a[0] == '$' && is_param_value(a);
 }
 
+/*
+ * storage->file = NULL: a constant to a field of something other than
+ * a local, not volatile, not an array element nor another CPU's copy
+ * (the plugin's const_store(); a union is lc_other_write()'s).
+ */
+static int const_field_store(CXCursor l, const char *a)
+{
+	l = strip(l);
+	return clang_getCursorKind(l) == CXCursor_MemberRefExpr && a[0] != '%' &&
+	       !strpbrk(a, "[#") && !clang_isVolatileQualifiedType(clang_getCursorType(l)) &&
+	       !in_anon_union(clang_getCursorReferenced(l));
+}
+
+/* The constant as the field holds it: "dirty:1 = 2" and "u8 x = 256" are 0, as GCC folds them. */
+static struct hog_val field_value(CXCursor l, struct hog_val v)
+{
+	CXCursor fd = clang_getCursorReferenced(strip(l));
+	int bits = clang_getFieldDeclBitWidth(fd);
+	long long size = clang_Type_getSizeOf(clang_getCursorType(strip(l)));
+
+	if (bits <= 0 && size > 0 && size < 8)
+		bits = (int)size * 8;
+	if (bits > 0 && bits < 64)
+		v.cst &= (1LL << bits) - 1;
+	return v;
+}
+
 /* timer->function = cb: a function's address stored (the plugin's lower_callback_store()) */
 static int callback_store(CXCursor r, struct hog_val v)
 {
@@ -1040,6 +1092,12 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 		ev = lc_emit(F, HE_STORE, NULL, -1, 2);
 		ev->a[0] = aval(a);
 		ev->a[1] = v;
+	} else if (a) {
+		at_op(F, e);
+		if (v.kind == HV_CONST && const_field_store(l, a))
+			lc_field_store(F, a, field_value(l, v), 1);
+		else
+			lc_field_store(F, a, v, 0);
 	}
 	return v;
 }
@@ -1146,10 +1204,13 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	}
 	li = ssa_local(F, ch.c[0]);
 	if (li < 0) {
-		lc_moved(F, lv(F, ch.c[0]));
+		const char *a = lv(F, ch.c[0]);
+
+		lc_moved(F, a);
 		rv(F, ch.c[1], 1);
 		F->clean = -1;
 		free(ch.c);
+		lc_field_store(F, a, cval(0), 0);
 		return fresh(F, VK_NONE);
 	}
 	old = lc_read(F, lc_here(F), li);
@@ -1335,8 +1396,10 @@ static struct hog_val builtin_call(struct lc_fn *F, CXCursor e, const char *n, i
 			v = a;
 	}
 	/* memset(o, ...), memcpy(o, ...): what the first argument points to is written */
-	if (na && v.kind == HV_ADDR && hog_call_fills(n))
+	if (na && v.kind == HV_ADDR && hog_call_fills(n)) {
 		lc_moved(F, v.addr);
+		lc_other_write(F, v.addr);
+	}
 	if (atomic_builtin(n) && na > 0) {
 		struct lc_ev *ev;
 
@@ -1601,8 +1664,11 @@ static void asm_outputs(struct lc_fn *F, struct asm_info *ai, struct kids *ops,
 		struct hog_val v;
 		char tie[16];
 
-		if (li < 0)
+		if (li < 0) {
+			/* "=m" (b->storage.file): no constant stored there stays */
+			lc_other_write(F, lv(F, ops->c[i]));
 			continue;
+		}
 		snprintf(tie, sizeof(tie), "%d", i);
 		v = fresh(F, VK_ASM);
 		F->var[v.var].percpu = hog_rules_asm_is_percpu(F->rules, LC_ARCH, ai->tmpl);

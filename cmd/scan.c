@@ -740,6 +740,9 @@ static void print_summary(const char *name, const struct hog_summary *s)
 			printf(" brk=%s", c->brk[j]);
 		if (c->when.arg >= 0 && (c->when.op == 'i' || c->when.op == 'x'))
 			print_set(c->when.arg, c->when.op, c->when.val);
+		else if (c->when.arg >= 0 && c->when.field)
+			printf(" when arg%d%s %s 0", c->when.arg, c->when.field,
+			       c->when.op == 'n' ? "!=" : "==");
 		else if (c->when.arg >= 0)
 			printf(" when arg%d%c%lld", c->when.arg, c->when.op, c->when.val);
 		printf("\n");

@@ -416,6 +416,18 @@ static void round_needs(const struct econd **e, int n, int arg, long long *clear
 	}
 }
 
+/* No events but stores of constants or of unknown values (docs/ir.md, w): no work. */
+static int only_field_stores(const struct hog_block *b)
+{
+	int i;
+
+	for (i = 0; i < b->nev; i++)
+		if (b->ev[i].kind != HE_STORE || b->ev[i].nargs < 2 ||
+		    b->ev[i].args[1].kind == HV_ADDR)
+			return 0;
+	return 1;
+}
+
 /*
  * A loop goes round only on the ways that reach a back edge.  When every
  * such way tests the same parameter's bits the same way (rpm_suspend()'s
@@ -437,7 +449,8 @@ void eng_loop_when(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
 	for (j = 0; j < h->npred; j++) {
 		int p = h->pred[j];
 		const struct hog_block *pb = &f->blocks[p];
-		int joins = pb->nev == 0 && pb->nphi == 0 && pb->nsucc == 1 && p != l->header;
+		int joins = only_field_stores(pb) && pb->nphi == 0 && pb->nsucc == 1 &&
+			    p != l->header;
 
 		if (!hog_loop_has(l, p))
 			continue;
@@ -612,6 +625,9 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 		return;
 	when_from_paths(c, set);
 	when_from_dominators(fs, c);
+	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
+	if (c->kind != HK_LOOP)
+		when_from_field(fs, c);
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)

@@ -644,6 +644,7 @@ void eng_loop_cost(struct fs *fs, const struct hog_loop *l, struct hog_cost *c)
 	lr->raw0 = nraws(fs);
 	eng_cost_at(fs, &entry, c);
 	eng_loop_when(fs, l, c);
+	when_from_field(fs, c);
 	lr->raw1 = nraws(fs);
 	lr->c = c;
 	lr->in_summary = fs->costs.n > ncost;
@@ -1040,6 +1041,7 @@ static void fs_free(struct fs *fs)
 	free(fs->notname);
 	free(fs->phiname);
 	free(fs->loadtie);
+	free(fs->fcond);
 	free(fs->rflag);
 }
 
@@ -1069,6 +1071,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	find_cookies(&fs);
 	find_result_flags(&fs);
 	find_loads(&fs);
+	find_field_tests(&fs);
 	find_pmaps(&fs);
 	ret = fixed_point(&fs, order, norder);
 	record(&fs, order, norder);

@@ -228,6 +228,12 @@ struct econd {
 	long long mask;
 };
 
+/* A test of a field read ("load"): the field, and whether the way out finds it non-zero. */
+struct fcond {
+	const char *addr;	/* NULL: no field test */
+	int nonzero;
+};
+
 /*
  * One loop nest, one finding: a callee's loop cost carried at a call in
  * block `block` (inside a loop of ours or not), with the raw findings it made here ([raw0, raw1) of
@@ -273,6 +279,7 @@ struct fs {
 	int cur_block;
 	int *idom;		/* immediate dominator of each block, -1 none */
 	struct econd *econd;	/* [2 * block + successor] */
+	struct fcond *fcond;	/* [2 * block + successor], NULL if no field is tested */
 	struct hog_vec exits;	/* struct exitrec * */
 	struct hog_vec costs;	/* struct hog_cost * (summary, before dedupe) */
 	struct hog_vec everrel;	/* entry locks given up anywhere */
@@ -296,6 +303,12 @@ struct fs {
 	int ret_load_done;	/* ret_load has been looked for */
 };
 
+
+/* fieldcond.c: costs behind a test of a parameter's field */
+void find_field_tests(struct fs *fs);
+void when_from_field(struct fs *fs, struct hog_cost *c);
+int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
+	       struct hog_when *out);
 
 /* ctxtest.c: context tests (rules: context-test) */
 void ctx_test_call(struct fs *fs, struct tset *set, const struct hog_event *e);

@@ -44,6 +44,12 @@ struct hog_when {
 	 * held here see the cost too, as for a whole value's test.
 	 */
 	int inferred;
+	/*
+	 * Steps from the parameter to a field of it, op 'n' (the field is
+	 * non-zero) or 'z' (zero): "if (store->file)" (core/fieldcond.c).
+	 * Interned; NULL for a condition on the argument itself.
+	 */
+	const char *field;
 };
 
 struct hog_rule {

@@ -34,13 +34,45 @@ static int cost_rank(const struct hog_cost *c)
 	return hog_checker(c->kind)->rank + c->listed * 4 + c->irqs_off * 2 - c->nchain - cold;
 }
 
-static int same_cost(const struct hog_cost *a, const struct hog_cost *b)
+static int same_site(const struct hog_cost *a, const struct hog_cost *b)
 {
 	const struct hog_step *la = &a->chain[a->nchain - 1];
 	const struct hog_step *lb = &b->chain[b->nchain - 1];
 
 	return a->kind == b->kind && a->cls == b->cls && a->callee == b->callee &&
-	       la->func == lb->func && a->when.arg == b->when.arg;
+	       la->func == lb->func;
+}
+
+static int same_cost(const struct hog_cost *a, const struct hog_cost *b)
+{
+	return same_site(a, b) && a->when.arg == b->when.arg && a->when.field == b->when.field;
+}
+
+/*
+ * A field condition (fieldcond.c) stays only on a cost that no other
+ * way reaches under another condition or none: the cost is then the
+ * callers' whatever the field, and is one cost, as it was before field
+ * conditions, not one more for the summary to keep.
+ */
+static void field_conds(struct fs *fs)
+{
+	int i, j;
+
+	for (i = 0; i < fs->costs.n; i++) {
+		struct hog_cost *c = fs->costs.v[i];
+
+		for (j = 0; c->when.field && j < fs->costs.n; j++) {
+			const struct hog_cost *d = fs->costs.v[j];
+
+			if (j != i && same_site(c, d) &&
+			    (d->when.field != c->when.field || d->when.arg != c->when.arg ||
+			     d->when.op != c->when.op)) {
+				c->when.arg = -1;
+				c->when.op = 0;
+				c->when.field = NULL;
+			}
+		}
+	}
 }
 
 static int cost_cmp(const void *x, const void *y)
@@ -58,6 +90,7 @@ static void keep_costs(struct fs *fs)
 	struct hog_vec keep = { 0 };
 	int i, j;
 
+	field_conds(fs);
 	qsort(fs->costs.v, fs->costs.n, sizeof(void *), cost_cmp);
 	for (i = 0; i < fs->costs.n; i++) {
 		struct hog_cost *c = fs->costs.v[i];

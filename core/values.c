@@ -253,6 +253,8 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	out->arg = -1;
 	if (w->arg < 0)
 		return 1;
+	if (w->field)
+		return field_when(fs, cv, w, out);
 	v = arg_val(cv, w->arg);
 	if (!v)
 		return 0;

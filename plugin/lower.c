@@ -72,6 +72,7 @@ struct lower {
 	int loops_open;
 	/* "D.2473 = _t; return D.2473;": a guard class copied to a nameless temporary */
 	tree guard_tmp, guard_src;
+	struct hog_vec cstores;	/* fields a constant is stored to (const_store()) */
 };
 
 /*
@@ -388,6 +389,8 @@ static bool out_param(tree lhs)
 	       SSA_NAME_VAR(base) && TREE_CODE(SSA_NAME_VAR(base)) == PARM_DECL;
 }
 
+static bool lower_field_store(struct lower *L, struct hog_block *b, tree lhs, tree rhs);
+
 /*
  * timer->function = cb, to a field a "context" rule names: the
  * registration of cb as a callback (docs/ir.md, the w event).
@@ -400,12 +403,140 @@ static bool lower_callback_store(struct lower *L, struct hog_block *b, tree lhs,
 	if (TREE_CODE(rhs) != ADDR_EXPR || TREE_CODE(TREE_OPERAND(rhs, 0)) != FUNCTION_DECL)
 		return false;
 	dst = lh_address(L->m, lhs);
-	if (!dst || !hog_rules_ctx_field(L->rules, hog_expr_class(L->m->strs, dst)))
+	if (!dst || !hog_rules_ctx_field(L->rules, hog_expr_class(L->m->strs, dst))) {
+		/* ops->cb = fn after ops->cb = NULL: the field is not NULL any more */
+		lower_field_store(L, b, lhs, rhs);
 		return true;
+	}
 	e = hog_block_add_event(L->m, b, HE_STORE, L->line, L->col, NULL, -1, 2);
 	e->args[0].kind = HV_ADDR;
 	e->args[0].addr = dst;
 	e->args[1] = lh_value(L->m, rhs);
+	return true;
+}
+
+static bool in_union(tree r);
+static bool covers(const char *w, const char *a);
+
+/*
+ * storage->file = NULL before a helper that tests it: the field a
+ * constant goes to, for the core to decide a callee's "if (store->file)"
+ * (docs/ir.md, the w event).  A field of something other than a local,
+ * not in a union nor an array element or another CPU's copy.
+ */
+static const char *const_store(struct lower *L, tree lhs, tree rhs)
+{
+	const char *dst;
+
+	if (TREE_CODE(rhs) != INTEGER_CST || TREE_CODE(lhs) != COMPONENT_REF || in_union(lhs) ||
+	    TREE_THIS_VOLATILE(lhs))
+		return NULL;
+	dst = lh_address(L->m, lhs);
+	if (!dst || dst[0] == '%' || strpbrk(dst, "[#"))
+		return NULL;
+	return dst;
+}
+
+/* memset(o, ...), memcpy(o, ...): the address the call fills, else NULL */
+static const char *fill_address(struct lower *L, gcall *c);
+
+/*
+ * What something other than an assignment writes: a call's result
+ * stored in place, an asm's memory output, a memset()'s object.
+ */
+static void other_writes(struct lower *L, gimple *s, struct hog_vec *w)
+{
+	const char *a;
+	unsigned i;
+
+	if (gasm *am = dyn_cast<gasm *>(s)) {
+		for (i = 0; i < gimple_asm_noutputs(am); i++)
+			if ((a = lh_address(L->m, TREE_VALUE(gimple_asm_output_op(am, i)))))
+				hog_vec_push(w, (void *)a);
+		return;
+	}
+	if (gcall *c = dyn_cast<gcall *>(s)) {
+		if ((a = fill_address(L, c)))
+			hog_vec_push(w, (void *)a);
+		if (gimple_call_lhs(c) && TREE_CODE(gimple_call_lhs(c)) != SSA_NAME &&
+		    (a = lh_address(L->m, gimple_call_lhs(c))))
+			hog_vec_push(w, (void *)a);
+	}
+}
+
+/*
+ * The fields the function stores a constant to, before its blocks are
+ * lowered; none that something other than an assignment also writes.
+ */
+static void find_const_stores(struct lower *L)
+{
+	struct hog_vec other = { 0 };
+	basic_block bb;
+	int i, j, k;
+
+	FOR_EACH_BB_FN(bb, cfun)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gassign *as = dyn_cast<gassign *>(gsi_stmt(gsi));
+			const char *dst;
+
+			other_writes(L, gsi_stmt(gsi), &other);
+			if (as && gimple_assign_single_p(as) &&
+			    (dst = const_store(L, gimple_assign_lhs(as), gimple_assign_rhs1(as))) &&
+			    !hog_vec_has_str(&L->cstores, dst))
+				hog_vec_push(&L->cstores, (void *)dst);
+		}
+	for (i = 0, k = 0; i < L->cstores.n; i++) {
+		const char *a = (const char *)L->cstores.v[i];
+
+		for (j = 0; j < other.n && !covers((const char *)other.v[j], a); j++)
+			;
+		if (j == other.n)
+			L->cstores.v[k++] = (void *)a;
+	}
+	L->cstores.n = k;
+	hog_vec_free(&other);
+}
+
+/*
+ * Does a store to dst (any value) overwrite a field a constant goes to:
+ * that field, the struct around it, or the field spelt another way
+ * (container_of(), a getter's result: the same class, not in a local)?
+ */
+static bool hides_const_store(struct lower *L, const char *dst)
+{
+	const char *cls = dst && dst[0] != '%' ? hog_expr_class(L->m->strs, dst) : NULL;
+	int i;
+
+	for (i = 0; dst && i < L->cstores.n; i++)
+		if (hog_expr_has_prefix((const char *)L->cstores.v[i], dst) ||
+		    (cls && hog_expr_class(L->m->strs, (const char *)L->cstores.v[i]) == cls))
+			return true;
+	return false;
+}
+
+/*
+ * A store of a constant to such a field, or of anything else to one
+ * (or to the struct around one): the core keeps a field's constant only
+ * where no other store can have replaced it.
+ */
+static bool lower_field_store(struct lower *L, struct hog_block *b, tree lhs, tree rhs)
+{
+	struct hog_event *e;
+	const char *dst = const_store(L, lhs, rhs);
+
+	if (dst && !hog_vec_has_str(&L->cstores, dst))
+		return false;
+	if (!dst && (!L->cstores.n || !hides_const_store(L, dst = lh_address(L->m, lhs))))
+		return false;
+	e = hog_block_add_event(L->m, b, HE_STORE, L->line, L->col, NULL, -1, 2);
+	e->args[0].kind = HV_ADDR;
+	e->args[0].addr = dst;
+	if (TREE_CODE(rhs) == INTEGER_CST) {
+		e->args[1] = lh_value(L->m, rhs);
+	} else {
+		memset(&e->args[1], 0, sizeof(e->args[1]));
+		e->args[1].kind = HV_UNKNOWN;
+	}
 	return true;
 }
 
@@ -440,8 +571,10 @@ static void lower_store(struct lower *L, struct hog_block *b, gassign *as)
 	}
 	if (!gimple_assign_single_p(as) || TREE_CODE(rhs) != SSA_NAME ||
 	    !(lock_pointer(L, TREE_TYPE(rhs)) ||
-	      (out_param(lhs) && holder_pointer(L, TREE_TYPE(rhs)))))
+	      (out_param(lhs) && holder_pointer(L, TREE_TYPE(rhs))))) {
+		lower_field_store(L, b, lhs, rhs);
 		return;
+	}
 	dst = lh_address(L->m, lhs);
 	if (!dst)
 		return;
@@ -1082,17 +1215,22 @@ static bool covers(const char *w, const char *a)
 	return w && *w && hog_expr_has_prefix(a, w);
 }
 
-/* memset(o, ...), memcpy(o, ...): the call writes what its first argument points to */
-static bool fills(struct lower *L, gcall *c, const char *addr)
+static const char *fill_address(struct lower *L, gcall *c)
 {
 	tree fn = gimple_call_fndecl(c);
 	struct hog_val v;
 
 	if (!gimple_call_num_args(c) || !fn || !DECL_NAME(fn) ||
 	    !hog_call_fills(IDENTIFIER_POINTER(DECL_NAME(fn))))
-		return false;
+		return NULL;
 	v = lh_value(L->m, gimple_call_arg(c, 0));
-	return v.kind == HV_ADDR && covers(v.addr, addr);
+	return v.kind == HV_ADDR ? v.addr : NULL;
+}
+
+/* memset(o, ...), memcpy(o, ...): the call writes what its first argument points to */
+static bool fills(struct lower *L, gcall *c, const char *addr)
+{
+	return covers(fill_address(L, c), addr);
 }
 
 /*
@@ -3457,6 +3595,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 		}
 	}
 	hog_func_set_blocks(m, L.f, nblocks);
+	find_const_stores(&L);
 	{
 		edge e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun));
 		int s = L.bbmap[e->dest->index];
@@ -3480,6 +3619,7 @@ struct hog_func *lh_lower(struct hog_module *m, struct lh_locs *locs,
 	free(L.swfirst);
 	free(L.swn);
 	free(L.pair);
+	hog_vec_free(&L.cstores);
 	if (hog_func_finish(m, L.f, &err)) {
 		/* drop the function rather than hand the core something malformed */
 		m->nfuncs--;

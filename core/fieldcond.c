@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Costs behind a test of a parameter's field.  md_bitmap_file_unmap()
+ * invalidates the file's pages only "if (store->file)", and
+ * md_bitmap_resize() clears bitmap->storage.file before it calls the
+ * helper under counts.lock: the sleep is not there.  The callee's cost
+ * holds "when $0/bitmap_storage.file is non-zero" (a field condition,
+ * struct hog_when.field); the caller decides it from a constant it stored
+ * to that field, or a test of the field, on every way to the call.  A
+ * caller that does neither keeps the cost, whatever it passes: the
+ * frontends write a function's other stores to a field only when it
+ * also stores a constant there, so a wrapper that sets the field itself
+ * could not be told from one that passes it on.
+ *
+ * A call that is handed the field, the struct around it or a pointer it
+ * is reached through, between the store (or test) and the call, or
+ * between the callee's entry and its test, may write it: no condition.
+ * Fields written through another pointer are taken to stay put, as for
+ * "load" tests (docs/ir.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "expr.h"
+
+/* The field a "load" in block b read into var, NULL if none. */
+static const char *loaded_field(const struct hog_block *b, int var)
+{
+	int i;
+
+	for (i = 0; i < b->nev; i++) {
+		const struct hog_event *e = &b->ev[i];
+
+		if (e->kind == HE_ASSIGN && e->callee && !strcmp(e->callee, "load") &&
+		    e->dst == var && e->nargs == 2 && e->args[1].kind == HV_ADDR)
+			return e->args[1].addr;
+	}
+	return NULL;
+}
+
+/* The field tests of the function, on each way out: [2 * block + successor]. */
+void find_field_tests(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b;
+
+	for (b = 0; b < f->nblocks; b++) {
+		const struct hog_block *bl = &f->blocks[b];
+		const char *a;
+
+		if ((bl->cond != HC_NEZ && bl->cond != HC_EQZ) || bl->nsucc != 2 ||
+		    bl->succ[0] == bl->succ[1] || !(a = loaded_field(bl, bl->cond_var)))
+			continue;
+		if (!fs->fcond)
+			fs->fcond = hog_xcalloc(2 * f->nblocks, sizeof(*fs->fcond));
+		fs->fcond[2 * b].addr = a;
+		fs->fcond[2 * b].nonzero = bl->cond == HC_NEZ;
+		fs->fcond[2 * b + 1].addr = a;
+		fs->fcond[2 * b + 1].nonzero = bl->cond != HC_NEZ;
+	}
+}
+
+/* The field test on the way into block b from its only predecessor, NULL none. */
+static const struct fcond *test_into(struct fs *fs, int b)
+{
+	const struct hog_block *p;
+	int pb;
+
+	if (!fs->fcond || b <= 0 || fs->f->blocks[b].npred != 1)
+		return NULL;
+	pb = fs->f->blocks[b].pred[0];
+	p = &fs->f->blocks[pb];
+	if (p->nsucc != 2 || p->succ[0] == p->succ[1])
+		return NULL;
+	return fs->fcond[2 * pb + (p->succ[0] == b ? 0 : 1)].addr ?
+	       &fs->fcond[2 * pb + (p->succ[0] == b ? 0 : 1)] : NULL;
+}
+
+/* Can control go from event fi of block fb to event ti of block tb? */
+static int reaches(const struct hog_func *f, int fb, int fi, int tb, int ti)
+{
+	int *stack, *seen, n = 0, i, b, r = 0;
+
+	if (fb == tb && fi < ti)
+		return 1;
+	stack = hog_xmalloc(sizeof(int) * (f->nblocks + 1));
+	seen = hog_xcalloc(f->nblocks + 1, sizeof(int));
+	for (i = 0; i < f->blocks[fb].nsucc; i++)
+		if (!seen[f->blocks[fb].succ[i]]) {
+			seen[f->blocks[fb].succ[i]] = 1;
+			stack[n++] = f->blocks[fb].succ[i];
+		}
+	while (n && !r) {
+		b = stack[--n];
+		r = b == tb;
+		for (i = 0; i < f->blocks[b].nsucc; i++)
+			if (!seen[f->blocks[b].succ[i]]) {
+				seen[f->blocks[b].succ[i]] = 1;
+				stack[n++] = f->blocks[b].succ[i];
+			}
+	}
+	free(stack);
+	free(seen);
+	return r;
+}
+
+/* Is the event handed field a, the struct around it, or a pointer it is reached through? */
+static int hands_out(struct fs *fs, const struct hog_event *e, const char *a)
+{
+	int j;
+
+	if (e->kind != HE_CALL && e->kind != HE_ATOMIC)
+		return 0;
+	for (j = 0; j < e->nargs; j++) {
+		const char *x = e->args[j].kind == HV_CONST ? NULL : val_addr(fs, &e->args[j]);
+
+		if (x && hog_expr_has_prefix(a, x))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * May a call (but skip) or an atomic write field a on a way from event
+ * fi of block fb to event ti of block tb?
+ */
+static int written_between(struct fs *fs, const char *a, int fb, int fi, int tb, int ti,
+			   const struct hog_event *skip)
+{
+	const struct hog_func *f = fs->f;
+	int b, i;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+
+			if (e != skip && hands_out(fs, e, a) && reaches(f, fb, fi, b, i) &&
+			    reaches(f, b, i, tb, ti))
+				return 1;
+		}
+	return 0;
+}
+
+/* "$12/T.f": the length of the "$12" */
+static size_t param_root(const char *a)
+{
+	return 1 + strspn(a + 1, "0123456789");
+}
+
+/*
+ * A cost with no other condition, every way to it past a test of a
+ * field of a parameter (the nearest such test that dominates it): the
+ * callers' to decide.  Only a field read through the parameter, not
+ * the parameter itself (a test of that is a parameter test).
+ */
+void when_from_field(struct fs *fs, struct hog_cost *c)
+{
+	const struct fcond *t;
+	int b, steps = 0;
+
+	if (c->when.arg >= 0 || !fs->fcond || !fs->idom || fs->cur_block < 0)
+		return;
+	for (b = fs->cur_block; b > 0 && steps++ < fs->f->nblocks; b = fs->idom[b]) {
+		const struct hog_block *p;
+
+		if (!(t = test_into(fs, b)))
+			continue;
+		if (hog_expr_param(t->addr) < 0 || !t->addr[param_root(t->addr)])
+			continue;
+		/* the value tested is the caller's only if nothing here set it first */
+		p = &fs->f->blocks[fs->f->blocks[b].pred[0]];
+		if (written_between(fs, t->addr, 0, -1, fs->f->blocks[b].pred[0], p->nev, NULL))
+			return;
+		c->when.arg = hog_expr_param(t->addr);
+		c->when.op = t->nonzero ? 'n' : 'z';
+		c->when.val = 0;
+		c->when.field = eng_intern(fs, t->addr + param_root(t->addr));
+		c->when.inferred = 1;
+		return;
+	}
+}
+
+/* The current call's index in its block, -1 if it is not there. */
+static int call_index(struct fs *fs, const struct hog_event *call)
+{
+	const struct hog_block *cb = &fs->f->blocks[fs->cur_block];
+
+	return call >= cb->ev && call < cb->ev + cb->nev ? (int)(call - cb->ev) : -1;
+}
+
+/*
+ * Does the event at (sb, si) come before the call (at ci of the current
+ * block) on every way to it, with nothing handed the field between?
+ */
+static int before_call(struct fs *fs, const char *a, int sb, int si, int ci,
+		       const struct hog_event *call)
+{
+	int b, steps = 0, dom = sb == fs->cur_block && si < ci;
+
+	for (b = fs->idom[fs->cur_block]; !dom && b >= 0 && steps++ < fs->f->nblocks;
+	     b = fs->idom[b])
+		dom = b == sb;
+	return dom && !written_between(fs, a, sb, si, fs->cur_block, ci, call);
+}
+
+/*
+ * A store the function makes to field a: 1 to a itself, 2 to the struct
+ * around it or to a field of the same class spelt another way
+ * (container_of(), a getter's result; not in a local of ours, which
+ * nothing else points into: store.file = bitmap->storage.file), 0 none.
+ */
+static int store_to(struct fs *fs, const struct hog_event *e, const char *a, const char *cls)
+{
+	const char *d;
+
+	if (e->kind != HE_STORE || e->nargs < 2 || e->args[0].kind != HV_ADDR)
+		return 0;
+	d = e->args[0].addr;
+	if (!strcmp(d, a))
+		return 1;
+	return hog_expr_has_prefix(a, d) ||
+	       (cls && d[0] != '%' && hog_expr_class(fs->c->strs, d) == cls) ? 2 : 0;
+}
+
+/*
+ * What the stores of the function say of field a at the call: 1
+ * non-zero, 0 zero, -1 unknown.  Every store to it that can come
+ * before the call a constant of the same truth (none to the struct
+ * around it nor to the field spelt another way), and one of them
+ * before the call on every way to it.  A store past the call on no way
+ * back to it (bitmap->storage = store after the helper) does not count.
+ */
+static int stored(struct fs *fs, const char *a, const struct hog_event *call)
+{
+	const struct hog_func *f = fs->f;
+	const char *cls = hog_expr_class(fs->c->strs, a);
+	int b, i, k, val = -1, dom = 0, ci = call_index(fs, call);
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+
+			if (!(k = store_to(fs, e, a, cls)) || ci < 0 ||
+			    !reaches(f, b, i, fs->cur_block, ci))
+				continue;
+			if (k == 2 || e->args[1].kind != HV_CONST ||
+			    (val >= 0 && val != (e->args[1].cst != 0)))
+				return -1;
+			val = e->args[1].cst != 0;
+			dom |= before_call(fs, a, b, i, ci, call);
+		}
+	return dom ? val : -1;
+}
+
+/* What a test of field a that every way to the call passed found: 1, 0 or -1. */
+static int tested(struct fs *fs, const char *a, const struct hog_event *call)
+{
+	const struct fcond *t;
+	int b, p, steps = 0, ci = call_index(fs, call);
+
+	for (b = fs->cur_block; ci >= 0 && b > 0 && steps++ < fs->f->nblocks; b = fs->idom[b]) {
+		if (!(t = test_into(fs, b)) || strcmp(t->addr, a))
+			continue;
+		p = fs->f->blocks[b].pred[0];
+		return written_between(fs, a, p, fs->f->blocks[p].nev, fs->cur_block, ci, call) ?
+		       -1 : t->nonzero;
+	}
+	return -1;
+}
+
+/*
+ * A callee's field condition at this call: 1 it holds, 0 it does not,
+ * -1 unknown (out->arg -1: the cost stays, and is not passed on).
+ */
+int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
+	       struct hog_when *out)
+{
+	const char *base = w->arg < cv->nargs && w->arg < 16 ? cv->addr[w->arg] : NULL;
+	const char *a;
+	int k;
+
+	out->arg = -1;
+	if (!base || !fs->idom || fs->cur_block < 0)
+		return -1;
+	a = hog_expr_append(fs->c->strs, base, w->field);
+	k = stored(fs, a, cv->ev);
+	if (k < 0)
+		k = tested(fs, a, cv->ev);
+	if (k >= 0)
+		return (w->op == 'n') == k;
+	return -1;
+}
