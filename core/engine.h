@@ -304,6 +304,9 @@ struct fs {
 };
 
 
+/* values.c: the field a "load" event reads; NULL for any other event */
+const char *load_addr(const struct hog_event *e);
+
 /* fieldcond.c: costs behind a test of a parameter's field */
 void find_field_tests(struct fs *fs);
 void when_from_field(struct fs *fs, struct hog_cost *c);

@@ -28,13 +28,9 @@ static const char *loaded_field(const struct hog_block *b, int var)
 {
 	int i;
 
-	for (i = 0; i < b->nev; i++) {
-		const struct hog_event *e = &b->ev[i];
-
-		if (e->kind == HE_ASSIGN && e->callee && !strcmp(e->callee, "load") &&
-		    e->dst == var && e->nargs == 2 && e->args[1].kind == HV_ADDR)
-			return e->args[1].addr;
-	}
+	for (i = 0; i < b->nev; i++)
+		if (b->ev[i].dst == var && load_addr(&b->ev[i]))
+			return load_addr(&b->ev[i]);
 	return NULL;
 }
 
@@ -64,6 +60,7 @@ void find_field_tests(struct fs *fs)
 static const struct fcond *test_into(struct fs *fs, int b)
 {
 	const struct hog_block *p;
+	const struct fcond *t;
 	int pb;
 
 	if (!fs->fcond || b <= 0 || fs->f->blocks[b].npred != 1)
@@ -72,36 +69,34 @@ static const struct fcond *test_into(struct fs *fs, int b)
 	p = &fs->f->blocks[pb];
 	if (p->nsucc != 2 || p->succ[0] == p->succ[1])
 		return NULL;
-	return fs->fcond[2 * pb + (p->succ[0] == b ? 0 : 1)].addr ?
-	       &fs->fcond[2 * pb + (p->succ[0] == b ? 0 : 1)] : NULL;
+	t = &fs->fcond[2 * pb + (p->succ[0] == b ? 0 : 1)];
+	return t->addr ? t : NULL;
 }
 
-/* Can control go from event fi of block fb to event ti of block tb? */
-static int reaches(const struct hog_func *f, int fb, int fi, int tb, int ti)
+/*
+ * The blocks a way of one edge or more leads to from block b (back 0),
+ * or from which one leads to b (back 1): with the event order inside a
+ * block, what can come after or before an event of b.
+ */
+static char *reach_set(const struct hog_func *f, int b, int back)
 {
-	int *stack, *seen, n = 0, i, b, r = 0;
+	char *seen = hog_xcalloc(f->nblocks + 1, 1);
+	int *stack = hog_xmalloc(sizeof(int) * (f->nblocks + 1)), n = 0, i;
 
-	if (fb == tb && fi < ti)
-		return 1;
-	stack = hog_xmalloc(sizeof(int) * (f->nblocks + 1));
-	seen = hog_xcalloc(f->nblocks + 1, sizeof(int));
-	for (i = 0; i < f->blocks[fb].nsucc; i++)
-		if (!seen[f->blocks[fb].succ[i]]) {
-			seen[f->blocks[fb].succ[i]] = 1;
-			stack[n++] = f->blocks[fb].succ[i];
-		}
-	while (n && !r) {
-		b = stack[--n];
-		r = b == tb;
-		for (i = 0; i < f->blocks[b].nsucc; i++)
-			if (!seen[f->blocks[b].succ[i]]) {
-				seen[f->blocks[b].succ[i]] = 1;
-				stack[n++] = f->blocks[b].succ[i];
+	stack[n++] = b;
+	while (n) {
+		const struct hog_block *x = &f->blocks[stack[--n]];
+		int nn = back ? x->npred : x->nsucc;
+		const int *next = back ? x->pred : x->succ;
+
+		for (i = 0; i < nn; i++)
+			if (!seen[next[i]]) {
+				seen[next[i]] = 1;
+				stack[n++] = next[i];
 			}
 	}
 	free(stack);
-	free(seen);
-	return r;
+	return seen;
 }
 
 /* Is the event handed field a, the struct around it, or a pointer it is reached through? */
@@ -128,17 +123,16 @@ static int written_between(struct fs *fs, const char *a, int fb, int fi, int tb,
 			   const struct hog_event *skip)
 {
 	const struct hog_func *f = fs->f;
-	int b, i;
+	char *after = reach_set(f, fb, 0), *before = reach_set(f, tb, 1);
+	int b, i, w = 0;
 
-	for (b = 0; b < f->nblocks; b++)
-		for (i = 0; i < f->blocks[b].nev; i++) {
-			const struct hog_event *e = &f->blocks[b].ev[i];
-
-			if (e != skip && hands_out(fs, e, a) && reaches(f, fb, fi, b, i) &&
-			    reaches(f, b, i, tb, ti))
-				return 1;
-		}
-	return 0;
+	for (b = 0; b < f->nblocks && !w; b++)
+		for (i = 0; i < f->blocks[b].nev && !w; i++)
+			w = &f->blocks[b].ev[i] != skip && hands_out(fs, &f->blocks[b].ev[i], a) &&
+			    ((b == fb && i > fi) || after[b]) && ((b == tb && i < ti) || before[b]);
+	free(after);
+	free(before);
+	return w;
 }
 
 /* "$12/T.f": the length of the "$12" */
@@ -235,21 +229,28 @@ static int stored(struct fs *fs, const char *a, const struct hog_event *call)
 	const struct hog_func *f = fs->f;
 	const char *cls = hog_expr_class(fs->c->strs, a);
 	int b, i, k, val = -1, dom = 0, ci = call_index(fs, call);
+	char *before;
 
-	for (b = 0; b < f->nblocks; b++)
-		for (i = 0; i < f->blocks[b].nev; i++) {
+	if (ci < 0)
+		return -1;
+	before = reach_set(f, fs->cur_block, 1);
+	for (b = 0; b < f->nblocks && val != -2; b++)
+		for (i = 0; i < f->blocks[b].nev && val != -2; i++) {
 			const struct hog_event *e = &f->blocks[b].ev[i];
 
-			if (!(k = store_to(fs, e, a, cls)) || ci < 0 ||
-			    !reaches(f, b, i, fs->cur_block, ci))
+			if (!(k = store_to(fs, e, a, cls)) ||
+			    !((b == fs->cur_block && i < ci) || before[b]))
 				continue;
 			if (k == 2 || e->args[1].kind != HV_CONST ||
-			    (val >= 0 && val != (e->args[1].cst != 0)))
-				return -1;
+			    (val >= 0 && val != (e->args[1].cst != 0))) {
+				val = -2;
+				break;
+			}
 			val = e->args[1].cst != 0;
 			dom |= before_call(fs, a, b, i, ci, call);
 		}
-	return dom ? val : -1;
+	free(before);
+	return dom && val >= 0 ? val : -1;
 }
 
 /* What a test of field a that every way to the call passed found: 1, 0 or -1. */
@@ -275,7 +276,7 @@ static int tested(struct fs *fs, const char *a, const struct hog_event *call)
 int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	       struct hog_when *out)
 {
-	const char *base = w->arg < cv->nargs && w->arg < 16 ? cv->addr[w->arg] : NULL;
+	const char *base = eng_arg_addr(cv, w->arg);
 	const char *a;
 	int k;
 

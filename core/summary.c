@@ -43,9 +43,10 @@ static int same_site(const struct hog_cost *a, const struct hog_cost *b)
 	       la->func == lb->func;
 }
 
+/* After field_conds(), one site's costs with the same arg have the same field too. */
 static int same_cost(const struct hog_cost *a, const struct hog_cost *b)
 {
-	return same_site(a, b) && a->when.arg == b->when.arg && a->when.field == b->when.field;
+	return same_site(a, b) && a->when.arg == b->when.arg;
 }
 
 /*

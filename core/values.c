@@ -789,7 +789,7 @@ static int load_var(struct fs *fs, const char *addr)
 }
 
 /* The field a "load" event reads; NULL for any other event. */
-static const char *load_addr(const struct hog_event *e)
+const char *load_addr(const struct hog_event *e)
 {
 	if (e->kind != HE_ASSIGN || !e->callee || strcmp(e->callee, "load") || e->nargs != 2 ||
 	    e->args[1].kind != HV_ADDR)
