@@ -61,7 +61,7 @@ all: $(PLUGIN) $(LOCKHOG) $(LOCKHOG_CHECK) $(RT_A) $(RT_SO)
 deps:
 	@scripts/deps.sh
 
-$(BUILD)/core/%.o: core/%.c $(wildcard core/*.h)
+$(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -std=gnu11 -c $< -o $@
 
@@ -69,7 +69,7 @@ $(CORE_LIB): $(CORE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(wildcard core/*.h)
+$(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(wildcard core/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(CFLAGS) -fPIC -fno-rtti -fno-exceptions -std=gnu++17 -Wall \
 		-Wno-unused-parameter -Wno-format-diag \
@@ -80,7 +80,7 @@ $(PLUGIN): $(PLUGIN_OBJ) $(CORE_LIB)
 	$(CXX) -shared -o $@.tmp $(PLUGIN_OBJ) $(CORE_LIB) -ljansson
 	mv -f $@.tmp $@
 
-$(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h)
+$(BUILD)/cmd/%.o: cmd/%.c $(wildcard cmd/*.h) $(wildcard core/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -c $< -o $@
 
@@ -88,7 +88,7 @@ $(LOCKHOG): $(CMD_OBJ) $(CORE_LIB)
 	$(CC) -o $@.tmp $(CMD_OBJ) $(CORE_LIB) $(LIBS)
 	mv -f $@.tmp $@
 
-$(BUILD)/clang/%.o: clang/%.c $(wildcard clang/*.h) $(wildcard core/*.h)
+$(BUILD)/clang/%.o: clang/%.c $(wildcard clang/*.h) $(wildcard core/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -std=gnu11 -I$(CLANG_INC) -c $< -o $@
 
@@ -96,17 +96,17 @@ $(LOCKHOG_CHECK): $(CHECK_OBJ) $(CORE_LIB)
 	$(CC) -o $@.tmp $(CHECK_OBJ) $(CORE_LIB) -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljansson -lpthread
 	mv -f $@.tmp $@
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard core/*.h)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/hogtest.h $(CORE_LIB) $(wildcard core/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wall -std=gnu11 -Icore -o $@ $< $(CORE_LIB) -lcmocka $(LIBS)
 
 unit: $(UNIT_BIN)
 
-$(BUILD)/rt/a/%.o: rt/%.c $(wildcard rt/*.h)
+$(BUILD)/rt/a/%.o: rt/%.c $(wildcard rt/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -fPIE '-DRT_TLS_MODEL="local-exec"' -c $< -o $@
 
-$(BUILD)/rt/so/%.o: rt/%.c $(wildcard rt/*.h)
+$(BUILD)/rt/so/%.o: rt/%.c $(wildcard rt/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -fPIC -c $< -o $@
 
@@ -117,13 +117,13 @@ $(RT_A): $(patsubst rt/%.c,$(BUILD)/rt/a/%.o,$(RT_SRC))
 $(RT_SO): $(patsubst rt/%.c,$(BUILD)/rt/so/%.o,$(RT_SRC))
 	$(CC) -shared -Wl,-soname,liblockhog-rt.so -o $@ $^ -ljansson -lpthread
 
-kernel-tree:
+kernel-tree: deps
 	@scripts/kernel-tree.sh $(KDIR)
 
 kernel-tree-llvm: kernel-tree
 	@scripts/kernel-tree-llvm.sh $(KDIR_LLVM) $(KDIR)
 
-kernel-tree-612:
+kernel-tree-612: deps
 	@scripts/kernel-tree.sh $(KDIR_612) 6.12
 
 scan: deps all kernel-tree

@@ -90,6 +90,10 @@ const char *eng_arg_addr(const struct callv *cv, int i);
  */
 int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	     struct hog_when *out);
+/* Does it hold for the constant cst?  1 or 0. */
+int eng_when_const(long long cst, const struct hog_when *w);
+/* For f's variable var, a phi of constants: 1 for some of them, 0 none, -1 not constants. */
+int eng_when_phi(const struct hog_func *f, int var, const struct hog_when *w);
 
 /* A cost at line:col of this function; tail: the callee's cost it extends. */
 struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls,

@@ -205,7 +205,7 @@ static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *
 }
 
 static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *c,
-		     const char *const *rel, int nrel)
+		     const char *const *rel, int nrel, int above)
 {
 	struct hog_raw *r;
 	struct hog_lockref lock;
@@ -256,6 +256,12 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.count_param = -1;
 	r->path.count_shift = -1;
 	r->path.count_fn = NULL;
+	r->path.when.arg = -1;
+	if (c->when.arg >= 0 && !c->when.field) {
+		r->path.when = c->when;
+		r->path.when_fn = fs->f;
+		r->path.when_above = above;
+	}
 	if (c->kind == HK_LOOP && c->when.inferred && c->when.op == '>' && c->when.arg >= 0) {
 		r->path.count_param = c->when.arg;
 		r->path.count_shift = c->count_shift;
@@ -631,7 +637,7 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)
-		emit_raw(fs, &set->t[i], c, c->rel, c->nrel);
+		emit_raw(fs, &set->t[i], c, c->rel, c->nrel, 0);
 	contract_up(set, c);
 	given_up(fs, set, c);
 	path_flags(set, c);
@@ -647,6 +653,24 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 void eng_cost_for_callers(struct fs *fs, struct hog_cost *c)
 {
 	hog_vec_push(&fs->costs, c);
+}
+
+/*
+ * A cost whose condition only our callers can decide (on our own
+ * parameter's bits or value), reached with locks held here: the summary
+ * carries it to the callers, and each path that holds something makes
+ * a raw finding that stands only if some caller passes a value meeting
+ * the condition (prog.c, decide_ways()): holder(d, 0) calling a helper
+ * that sleeps unless flags & ASYNC, under the holder's own lock.
+ */
+static void cost_decided_above(struct fs *fs, const struct tset *set, struct hog_cost *c)
+{
+	int i;
+
+	if (c->nchain <= fs->c->rules->loop.max_chain + 1 && !faults_off(c, set))
+		for (i = 0; i < set->n; i++)
+			emit_raw(fs, &set->t[i], c, c->rel, c->nrel, 1);
+	eng_cost_for_callers(fs, c);
 }
 
 /*
@@ -942,7 +966,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		 * otherwise, and callers that pass a known value still decide it.
 		 */
 		if (ok != 1 && !sign_op(cond.op) && !whole_value(&cond))
-			eng_cost_for_callers(fs, c);
+			cost_decided_above(fs, set, c);
 		/* a loop on a cold path is not part of our loop nest */
 		else if (c->kind == HK_LOOP && !c->cold)
 			loop_cost_at(fs, set, c);
@@ -1105,8 +1129,8 @@ void eng_rule_cost(struct fs *fs, const struct tset *set, const struct callv *cv
 	c->unless_intr = cr->unless_intr;
 	if (ok != 1) {
 		c->when = cond;
-		/* only our callers can tell: no finding here */
-		eng_cost_for_callers(fs, c);
+		/* only our callers can tell: a finding here only if one of them says so */
+		cost_decided_above(fs, set, c);
 	} else {
 		eng_cost_at(fs, set, c);
 	}

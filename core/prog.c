@@ -27,6 +27,13 @@ struct fnode {
 	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
 	const char *rare_by;	/* a root's rule word; NULL when it is cold */
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
+	struct hog_vec sites;		/* struct site *: direct calls of it (index_sites()) */
+};
+
+/* A direct call of a function: the caller and its call event. */
+struct site {
+	struct fnode *caller;
+	const struct hog_event *ev;
 };
 
 struct hog_prog {
@@ -42,6 +49,7 @@ struct hog_prog {
 	struct hog_vec findings;
 	struct hog_vec incomplete;	/* struct fnode *: summaries with limits */
 	struct hog_map *limited;	/* function name -> fnode, for the findings */
+	int have_sites;			/* fnode.sites filled */
 };
 
 struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *rules)
@@ -70,6 +78,7 @@ void hog_prog_free(struct hog_prog *p)
 		struct fnode *n = p->nodes.v[i];
 
 		free(n->callee);
+		hog_vec_free(&n->sites);
 		free(n);
 	}
 	for (i = 0; i < p->mods.n; i++)
@@ -1346,6 +1355,137 @@ static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int p
 	return max >= 0 && !fn->addr ? max : -1;
 }
 
+/* Every direct call, filed under its callee, once for the program. */
+static void index_sites(struct hog_prog *p)
+{
+	int i, b, e;
+
+	if (p->have_sites)
+		return;
+	p->have_sites = 1;
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		for (b = 0; b < n->f->nblocks; b++)
+			for (e = 0; e < n->f->blocks[b].nev; e++) {
+				const struct hog_event *ev = &n->f->blocks[b].ev[e];
+				struct fnode *c;
+				struct site *st;
+
+				if (ev->kind != HE_CALL || !(c = resolve(p, n->f, ev->callee)))
+					continue;
+				st = hog_alloc(&p->arena, sizeof(*st));
+				st->caller = n;
+				st->ev = ev;
+				hog_vec_push(&c->sites, st);
+			}
+	}
+}
+
+static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_when *w,
+			struct hog_buf *b, int depth);
+
+/*
+ * Does the condition on argument w->arg hold for what this call passes?
+ * 1 or 0 for a constant or a phi of constants, the caller's callers'
+ * answer for its own parameter passed on as it is; -1 unknown.
+ */
+static int passed_when(struct hog_prog *p, const struct site *st, const struct hog_when *w,
+		       struct hog_buf *b, int depth)
+{
+	const struct hog_event *ev = st->ev;
+	const struct hog_val *v = w->arg < ev->nargs ? &ev->args[w->arg] : NULL;
+	struct hog_when up;
+
+	if (!v)
+		return -1;
+	if (v->kind == HV_CONST)
+		return eng_when_const(v->cst, w);
+	if (v->kind == HV_VAR)
+		return eng_when_phi(st->caller->f, v->var, w);
+	if (v->kind != HV_ADDR || !v->addr || hog_expr_param(v->addr) < 0 ||
+	    strpbrk(v->addr + 1, "/^#[.") || depth >= PARAM_DEPTH)
+		return -1;
+	up = *w;
+	up.arg = hog_expr_param(v->addr);
+	return callers_when(p, st->caller, &up, b, depth + 1);
+}
+
+/*
+ * Does a condition on fn's parameter hold for what its callers pass?
+ * 1 some caller passes a value that meets it; 0 none does and every
+ * caller is known (a static function only called directly), named in
+ * b; -1 unknown.
+ */
+static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_when *w,
+			struct hog_buf *b, int depth)
+{
+	int i, r, unknown = 0, named = 0;
+	struct fnode *last = NULL;
+
+	index_sites(p);
+	for (i = 0; i < fn->sites.n; i++) {
+		const struct site *st = fn->sites.v[i];
+
+		if ((r = passed_when(p, st, w, b, depth)) == 1)
+			return 1;
+		if (r < 0)
+			unknown = 1;
+		if (depth || st->caller == last)
+			continue;
+		if (named++ < CALLERS_SAID)
+			hog_buf_printf(b, "%s%s()", named > 1 ? ", " : "", st->caller->f->name);
+		last = st->caller;
+	}
+	if (!depth && named > CALLERS_SAID)
+		hog_buf_printf(b, " and %d more", named - CALLERS_SAID);
+	if (unknown || !fn->sites.n || !fn->f->is_static || fn->addr)
+		return -1;
+	return 0;
+}
+
+/*
+ * A way whose cost depends on its holder's parameter stands or falls
+ * by what the holder's callers pass: rmqueue-like holders whose every
+ * caller passes the constant that skips the cost hold their lock across
+ * nothing, and a condition from a callee (a helper that sleeps unless
+ * flags & ASYNC) makes a finding only where some caller passes a value
+ * that meets it.  A way that falls is marked, or dropped if it came
+ * from a callee and none says it runs.
+ */
+static void decide_ways(struct hog_prog *p)
+{
+	int i, k, r;
+
+	for (i = 0, k = 0; i < p->raws.n; i++) {
+		struct hog_raw *w = p->raws.v[i];
+		struct hog_path *pa = &w->path;
+		struct hog_buf b = { 0 };
+		struct fnode *fn;
+
+		if (pa->when_fn && pa->when.inferred != 2 &&
+		    (fn = resolve(p, pa->when_fn, pa->when_fn->name)) && fn->f == pa->when_fn) {
+			r = callers_when(p, fn, &pa->when, &b, 0);
+			if (pa->when_above && r != 1 && !(r < 0 && pa->when.inferred)) {
+				hog_buf_free(&b);
+				continue;
+			}
+			if (!r) {
+				char *t = hog_xasprintf("every caller of its holder %s() passes %s a value that skips it (%s)",
+							pa->holder, pa->when_fn->params[pa->when.arg][0] ?
+							pa->when_fn->params[pa->when.arg] : "as that argument",
+							b.s ? b.s : "");
+
+				pa->when_out = hog_intern(p->strs, t);
+				free(t);
+			}
+		}
+		hog_buf_free(&b);
+		p->raws.v[k++] = w;
+	}
+	p->raws.n = k;
+}
+
 /* 1 << (n - k) rounds, or more than max when that is too many to say */
 static long long shifted_count(long long n, int k, long long max)
 {
@@ -1593,6 +1733,8 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		loop_why = cold_reason(f);
 	if (!why && !loop_why)
 		loop_why = unsure_reason(prog, f);
+	if (!why && !loop_why && f->npaths && f->paths[0].when_out)
+		loop_why = hog_xstrdup(f->paths[0].when_out);
 
 	f->score = score(prog, f);
 	if (loop_why) {
@@ -1735,6 +1877,26 @@ static void drop_covered(struct hog_finding *f)
 		return;
 	f->npaths = k;
 	/* IRQs off on a dropped way is said by the way that covers it, or not at all */
+	f->irqs_off = 0;
+	for (i = 0; i < k; i++)
+		f->irqs_off |= f->paths[i].irqs_off;
+}
+
+/*
+ * Ways the holders' callers rule out (decide_ways()) go when another
+ * way stands; when none does, the finding is a note that says why
+ * (callers_reason()).
+ */
+static void drop_ruled_out(struct hog_finding *f)
+{
+	int i, k = 0;
+
+	for (i = 0; i < f->npaths; i++)
+		if (!f->paths[i].when_out)
+			f->paths[k++] = f->paths[i];
+	if (!k || k == f->npaths)
+		return;
+	f->npaths = k;
 	f->irqs_off = 0;
 	for (i = 0; i < k; i++)
 		f->irqs_off |= f->paths[i].irqs_off;
@@ -1907,7 +2069,11 @@ static void group(struct hog_prog *p)
 			/* past a threshold only if every way it stands for is */
 			int batched = f->paths[j].batched && r->path.batched;
 
-			if (way_better(p->rules, &r->path, &f->paths[j]))
+			/* a way the holder's callers rule out gives way to one they do not */
+			if (!r->path.when_out != !f->paths[j].when_out) {
+				if (!r->path.when_out)
+					f->paths[j] = r->path;
+			} else if (way_better(p->rules, &r->path, &f->paths[j]))
 				f->paths[j] = r->path;
 			f->paths[j].batched = batched;
 			continue;
@@ -1934,6 +2100,7 @@ static void group(struct hog_prog *p)
 		int a, b;
 
 		drop_covered(f);
+		drop_ruled_out(f);
 		/* primary path first, then the others by the same order */
 		for (a = 1; a < f->npaths; a++)
 			for (b = a; b > 0 && path_better(p->rules, &f->paths[b], &f->paths[b - 1]); b--) {
@@ -1962,6 +2129,7 @@ void hog_prog_solve(struct hog_prog *p)
 	mark_addresses(p);
 	mark_rare(p);
 	solve_all(p);
+	decide_ways(p);
 	group(p);
 }
 

@@ -183,7 +183,7 @@ static int neg_when(const struct pmap *pm, const struct hog_when *w, struct hog_
 }
 
 /* Does a condition on a callee's argument hold for the constant cst?  1 or 0. */
-static int const_when(long long cst, const struct hog_when *w)
+int eng_when_const(long long cst, const struct hog_when *w)
 {
 	int in;
 
@@ -222,7 +222,7 @@ static const struct hog_phi *phi_def(const struct hog_func *f, int var)
  * that one), and not if for none.  -1 if the phi has a value that is
  * not a constant.
  */
-static int phi_when(const struct hog_func *f, int var, const struct hog_when *w)
+int eng_when_phi(const struct hog_func *f, int var, const struct hog_when *w)
 {
 	const struct hog_phi *p = phi_def(f, var);
 	int i, yes = 0;
@@ -232,7 +232,7 @@ static int phi_when(const struct hog_func *f, int var, const struct hog_when *w)
 	for (i = 0; i < p->n; i++) {
 		if (p->val[i].kind != HV_CONST)
 			return -1;
-		yes += const_when(p->val[i].cst, w);
+		yes += eng_when_const(p->val[i].cst, w);
 	}
 	return yes > 0;
 }
@@ -259,14 +259,14 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	if (!v)
 		return 0;
 	if (v->kind == HV_CONST)
-		return const_when(v->cst, w);
+		return eng_when_const(v->cst, w);
 	if (v->kind == HV_ADDR && hog_expr_param(v->addr) >= 0 &&
 	    !strpbrk(v->addr + 1, "/^#[")) {
 		*out = *w;
 		out->arg = hog_expr_param(v->addr);
 		return -1;
 	}
-	if (v->kind == HV_VAR && (m = phi_when(fs->f, v->var, w)) >= 0)
+	if (v->kind == HV_VAR && (m = eng_when_phi(fs->f, v->var, w)) >= 0)
 		return m;
 	/* a capped value (rmqueue_bulk(..., batch, ...) with batch <= 63): never above K */
 	if (v->kind == HV_VAR && w->op == '>' && (m = hog_func_vcap(fs->f, v->var)) >= 0 &&

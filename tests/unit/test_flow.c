@@ -825,13 +825,23 @@ static void test_gfp_atomic_does_not_sleep(void **state)
 	expect_raws(t, -1, 0);
 }
 
-/* the flags come from the caller: only the caller can tell */
+/*
+ * The flags come from the caller: only the caller can tell.  The raw
+ * finding under the lock held here stands only if some caller passes
+ * such flags (prog.c, decide_ways()).
+ */
 static void test_gfp_from_parameter(void **state)
 {
 	struct ft *t = *state;
+	const struct hog_raw *r;
 
 	run(t, alloc_under_lock(t, "a5", "&$1"));
-	expect_raws(t, -1, 0);
+	expect_raws(t, -1, 1);
+	r = raw_at(t, HK_SLEEP, 11);
+	assert_non_null(r);
+	assert_int_equal(r->path.when_above, 1);
+	assert_int_equal(r->path.when.arg, 1);
+	assert_int_equal(r->path.when.val, 0x400);
 	assert_int_equal(t->sum.ncost, 1);
 	assert_int_equal(t->sum.cost[0].kind, HK_SLEEP);
 	assert_int_equal(t->sum.cost[0].when.arg, 1);

@@ -637,6 +637,59 @@ static void test_gfp_through_helper(void **state)
 	assert_int_equal(fi->sev, HS_ERROR);
 }
 
+/* c(zone) { holder(zone, gfp); } */
+static void holder_caller(struct hog_module *m, const char *name, int line, const char *gfp)
+{
+	struct hog_func *f = ht_fn(m, name, 0, line, 0, 1, "zone", NULL);
+
+	ht_call(m, f, 0, line + 1, "holder", -1, "&$0", gfp, NULL);
+	ht_ret(m, f, 0, line + 2, NULL);
+	ht_done(m, f);
+}
+
+/* static void holder(zone, gfp) { lock; kmalloc(64, gfp); unlock; } */
+static void gfp_holder(struct hog_module *m)
+{
+	struct hog_func *f = ht_fn(m, "holder", 1, 10, 0, 1, "zone", "gfp", NULL);
+
+	ht_call(m, f, 0, 11, "spin_lock", -1, ZL, NULL);
+	ht_call(m, f, 0, 12, "kmalloc", -1, "#64", "&$1", NULL);
+	ht_call(m, f, 0, 13, "spin_unlock", -1, ZL, NULL);
+	ht_ret(m, f, 0, 14, NULL);
+	ht_done(m, f);
+}
+
+/* Its callers' flags decide the sleep under the holder's own lock: none sleeps. */
+static void test_gfp_holders_callers_atomic(void **state)
+{
+	struct ht_world *w = world(state, NULL);
+	struct hog_module *m = ht_module(w, "mm/a.c");
+
+	gfp_holder(m);
+	holder_caller(m, "atomic_one", 20, "#0x20");	/* GFP_ATOMIC */
+	holder_caller(m, "nowait_one", 30, "#0x800");	/* GFP_NOWAIT */
+	ht_solve(w);
+	expect_findings(w, -1, 0);
+}
+
+/* One caller passes GFP_KERNEL: the holder sleeps under its lock. */
+static void test_gfp_holders_callers_kernel(void **state)
+{
+	struct ht_world *w = world(state, NULL);
+	struct hog_module *m = ht_module(w, "mm/a.c");
+	const struct hog_finding *fi;
+
+	gfp_holder(m);
+	holder_caller(m, "atomic_one", 20, "#0x20");
+	holder_caller(m, "kernel_one", 30, "#0xcc0");	/* GFP_KERNEL */
+	ht_solve(w);
+	expect_findings(w, -1, 1);
+	fi = ht_find(w->prog, HK_SLEEP, "kmalloc");
+	assert_non_null(fi);
+	assert_string_equal(fi->paths[0].holder, "holder");
+	assert_int_equal(fi->sev, HS_ERROR);
+}
+
 /* ---- sleeping locks ---- */
 
 static void test_costly_under_mutex_is_note(void **state)
@@ -1346,6 +1399,8 @@ int main(void)
 		T(test_gfp_kernel_under_spinlock),
 		T(test_gfp_atomic_under_spinlock),
 		T(test_gfp_through_helper),
+		T(test_gfp_holders_callers_atomic),
+		T(test_gfp_holders_callers_kernel),
 		T(test_costly_under_mutex_is_note),
 		T(test_sleep_under_mutex_is_fine),
 		T(test_sleep_under_spinlock_is_error),
