@@ -1383,7 +1383,13 @@ static void index_sites(struct hog_prog *p)
 }
 
 static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_when *w,
-			struct hog_buf *b, int depth);
+			struct hog_buf *b, int depth, int *budget);
+
+/*
+ * Call sites one decision may read: four callers up, each called from
+ * hundreds of places, would be more than the whole program.
+ */
+#define WHEN_BUDGET 4096
 
 /*
  * Does the condition on argument w->arg hold for what this call passes?
@@ -1391,7 +1397,7 @@ static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_w
  * answer for its own parameter passed on as it is; -1 unknown.
  */
 static int passed_when(struct hog_prog *p, const struct site *st, const struct hog_when *w,
-		       struct hog_buf *b, int depth)
+		       struct hog_buf *b, int depth, int *budget)
 {
 	const struct hog_event *ev = st->ev;
 	const struct hog_val *v = w->arg < ev->nargs ? &ev->args[w->arg] : NULL;
@@ -1408,7 +1414,7 @@ static int passed_when(struct hog_prog *p, const struct site *st, const struct h
 		return -1;
 	up = *w;
 	up.arg = hog_expr_param(v->addr);
-	return callers_when(p, st->caller, &up, b, depth + 1);
+	return callers_when(p, st->caller, &up, b, depth + 1, budget);
 }
 
 /*
@@ -1418,7 +1424,7 @@ static int passed_when(struct hog_prog *p, const struct site *st, const struct h
  * b; -1 unknown.
  */
 static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_when *w,
-			struct hog_buf *b, int depth)
+			struct hog_buf *b, int depth, int *budget)
 {
 	int i, r, unknown = 0, named = 0;
 	struct fnode *last = NULL;
@@ -1427,7 +1433,9 @@ static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_w
 	for (i = 0; i < fn->sites.n; i++) {
 		const struct site *st = fn->sites.v[i];
 
-		if ((r = passed_when(p, st, w, b, depth)) == 1)
+		if (--*budget < 0)
+			return -1;
+		if ((r = passed_when(p, st, w, b, depth, budget)) == 1)
 			return 1;
 		if (r < 0)
 			unknown = 1;
@@ -1462,10 +1470,11 @@ static void decide_ways(struct hog_prog *p)
 		struct hog_path *pa = &w->path;
 		struct hog_buf b = { 0 };
 		struct fnode *fn;
+		int budget = WHEN_BUDGET;
 
 		if (pa->when_fn && pa->when.inferred != 2 &&
 		    (fn = resolve(p, pa->when_fn, pa->when_fn->name)) && fn->f == pa->when_fn) {
-			r = callers_when(p, fn, &pa->when, &b, 0);
+			r = callers_when(p, fn, &pa->when, &b, 0, &budget);
 			if (pa->when_above && r != 1 && !(r < 0 && pa->when.inferred)) {
 				hog_buf_free(&b);
 				continue;
