@@ -275,13 +275,15 @@ struct hog_path {
 	const char *rare_by;
 	/*
 	 * The cost runs only when the holder's parameter meets when
-	 * (when.arg >= 0, not a field's test; when_fn the holder's IR):
-	 * its callers' arguments decide the way (prog.c, decide_ways()).
-	 * when_above: the condition came from a callee, and the way was
-	 * no finding before a caller is seen to meet it.  when_out: why
-	 * the callers rule the way out, NULL while they do not.
+	 * (when.arg >= 0, not a field's test; when_fn the holder's IR),
+	 * and also when2 if when2.arg >= 0 (the holder's own test on the
+	 * way): its callers' arguments decide the way (prog.c,
+	 * decide_ways()).  when_above: the condition came from a callee,
+	 * and the way is no finding unless a caller is seen to meet it.
+	 * when_out: why the callers rule the way out, NULL while they do
+	 * not.
 	 */
-	struct hog_when when;
+	struct hog_when when, when2;
 	const struct hog_func *when_fn;
 	int when_above;
 	const char *when_out;

@@ -204,6 +204,22 @@ static int pick_lock(struct fs *fs, const struct tup *t, const struct hog_cost *
 	return 0;
 }
 
+/*
+ * Does this path's test of a parameter's bits rule out condition w on
+ * the same parameter?  "if (!(gfp & __GFP_DIRECT_RECLAIM)) kmalloc(gfp)":
+ * every bit w needs set, the path saw clear, or the other way round.
+ */
+static int path_excludes(const struct tup *t, const struct hog_when *w)
+{
+	if (t->pc_param < 0 || t->pc_param != w->arg || w->field)
+		return 0;
+	if (w->op == '&' && t->pc_op == '~')
+		return (w->val & ~t->pc_mask) == 0;
+	if (w->op == '~' && t->pc_op == '&')
+		return (t->pc_mask & ~w->val) == 0;
+	return 0;
+}
+
 static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *c,
 		     const char *const *rel, int nrel, int above)
 {
@@ -226,6 +242,8 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 		tt.preempt = t->preempt > c->preempt_ok ? t->preempt - c->preempt_ok : 0;
 		t = &tt;
 	}
+	if (above && path_excludes(t, &c->when))
+		return;		/* the holder tested its parameter the other way */
 	if (!pick_lock(fs, t, c, rel, nrel, c->brk, c->nbreak, &lock))
 		return;
 	r = hog_alloc(fs->c->arena, sizeof(*r));
@@ -257,10 +275,17 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.count_shift = -1;
 	r->path.count_fn = NULL;
 	r->path.when.arg = -1;
+	r->path.when2.arg = -1;
 	if (c->when.arg >= 0 && !c->when.field) {
 		r->path.when = c->when;
 		r->path.when_fn = fs->f;
 		r->path.when_above = above;
+	}
+	if (above && t->pc_param >= 0) {
+		r->path.when2.arg = t->pc_param;
+		r->path.when2.op = t->pc_op;
+		r->path.when2.val = t->pc_mask;
+		r->path.when2.inferred = 1;
 	}
 	if (c->kind == HK_LOOP && c->when.inferred && c->when.op == '>' && c->when.arg >= 0) {
 		r->path.count_param = c->when.arg;

@@ -50,6 +50,7 @@ struct hog_prog {
 	struct hog_vec incomplete;	/* struct fnode *: summaries with limits */
 	struct hog_map *limited;	/* function name -> fnode, for the findings */
 	int have_sites;			/* fnode.sites filled */
+	struct hog_map *when_memo;	/* callers_when()'s answers */
 };
 
 struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *rules)
@@ -65,6 +66,7 @@ struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *r
 	p->globals = hog_map_new();
 	p->limited = hog_map_new();
 	p->scoped = hog_map_new();
+	p->when_memo = hog_map_new();
 	return p;
 }
 
@@ -91,6 +93,7 @@ void hog_prog_free(struct hog_prog *p)
 	hog_map_free(p->limited);
 	hog_map_free(p->globals);
 	hog_map_free(p->scoped);
+	hog_map_free(p->when_memo);
 	hog_arena_free(&p->arena);
 	if (p->own_strs)
 		hog_strtab_free(p->strs);
@@ -1382,115 +1385,259 @@ static void index_sites(struct hog_prog *p)
 	}
 }
 
-static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_when *w,
+/* Conditions on a function's parameters that must all hold. */
+struct wconds {
+	int n;
+	struct hog_when w[2];
+};
+
+static int callers_when(struct hog_prog *p, struct fnode *fn, const struct wconds *wc,
 			struct hog_buf *b, int depth, int *budget);
 
 /*
- * Call sites one decision may read: four callers up, each called from
- * hundreds of places, would be more than the whole program.
+ * Call sites one decision may read; callers_when()'s answers are kept,
+ * so this only stops a walk up a call graph that fans out wide.
  */
-#define WHEN_BUDGET 4096
+#define WHEN_BUDGET 65536
+/* callers_when(): the call passes its own parameter on, its callers tell */
+#define WHEN_UP 2
 
 /*
- * Does the condition on argument w->arg hold for what this call passes?
- * 1 or 0 for a constant or a phi of constants, the caller's callers'
- * answer for its own parameter passed on as it is; -1 unknown.
+ * var = (param & and) | or, from "gfp | __GFP_ZERO" and "flags & ~X"
+ * (SSA: one definition, wherever it is); 1 if so.
  */
-static int passed_when(struct hog_prog *p, const struct site *st, const struct hog_when *w,
-		       struct hog_buf *b, int depth, int *budget)
+static int var_mask(const struct hog_func *f, int var, int depth, int *param,
+		    long long *and, long long *or)
 {
-	const struct hog_event *ev = st->ev;
-	const struct hog_val *v = w->arg < ev->nargs ? &ev->args[w->arg] : NULL;
-	struct hog_when up;
+	const struct hog_val *a, *m;
+	int b, i;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+
+			if (e->kind != HE_ASSIGN || e->dst != var)
+				continue;
+			if (!e->callee || e->nargs < 2 || (strcmp(e->callee, "|") && strcmp(e->callee, "&")))
+				return 0;
+			a = &e->args[0];
+			m = &e->args[1];
+			if (m->kind != HV_CONST)
+				return 0;
+			if (a->kind == HV_ADDR && hog_expr_param(a->addr) >= 0 &&
+			    !strpbrk(a->addr + 1, "/^#[.")) {
+				*param = hog_expr_param(a->addr);
+				*and = -1;
+				*or = 0;
+			} else if (a->kind != HV_VAR || depth >= PARAM_DEPTH ||
+				   !var_mask(f, a->var, depth + 1, param, and, or)) {
+				return 0;
+			}
+			if (e->callee[0] == '|') {
+				*or |= m->cst;
+			} else {
+				*and &= m->cst;
+				*or &= m->cst;
+			}
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * Does condition w on a callee's argument hold for the value v this
+ * caller passes?  1 or 0; WHEN_UP with *up the same condition on the
+ * caller's own parameter; -1 unknown.  A negative constant is unknown
+ * to a count or sign test: ~0UL in the IR is -1.
+ */
+static int value_when(const struct hog_func *f, const struct hog_val *v,
+		      const struct hog_when *w, struct hog_when *up)
+{
+	long long and, or;
+	int param;
 
 	if (!v)
 		return -1;
 	if (v->kind == HV_CONST)
-		return eng_when_const(v->cst, w);
-	if (v->kind == HV_VAR)
-		return eng_when_phi(st->caller->f, v->var, w);
-	if (v->kind != HV_ADDR || !v->addr || hog_expr_param(v->addr) < 0 ||
-	    strpbrk(v->addr + 1, "/^#[.") || depth >= PARAM_DEPTH)
+		return v->cst < 0 && (w->op == '>' || w->op == '<') ? -1 : eng_when_const(v->cst, w);
+	*up = *w;
+	if (v->kind == HV_ADDR && v->addr && hog_expr_param(v->addr) >= 0 &&
+	    !strpbrk(v->addr + 1, "/^#[.")) {
+		up->arg = hog_expr_param(v->addr);
+		return WHEN_UP;
+	}
+	if (v->kind != HV_VAR)
 		return -1;
-	up = *w;
-	up.arg = hog_expr_param(v->addr);
-	return callers_when(p, st->caller, &up, b, depth + 1, budget);
+	if (eng_when_phi(f, v->var, w) >= 0)
+		return eng_when_phi(f, v->var, w);
+	/* as eng_when() reads its pmaps: bits OR-ed in or masked off decide */
+	if ((w->op != '&' && w->op != '~') || !var_mask(f, v->var, 0, &param, &and, &or))
+		return -1;
+	if (or & w->val)
+		return w->op == '&';
+	if (!(w->val & and))
+		return w->op == '~';
+	up->arg = param;
+	up->val = w->val & and;
+	return WHEN_UP;
 }
 
 /*
- * Does a condition on fn's parameter hold for what its callers pass?
- * 1 some caller passes a value that meets it; 0 none does and every
- * caller is known (a static function only called directly), named in
- * b; -1 unknown.
+ * Do this call's arguments meet every condition of wc?  1 or 0;
+ * WHEN_UP with *up what the caller's own parameters must meet; -1
+ * unknown.
  */
-static int callers_when(struct hog_prog *p, struct fnode *fn, const struct hog_when *w,
-			struct hog_buf *b, int depth, int *budget)
+static int site_when(const struct site *st, const struct wconds *wc, struct wconds *up)
 {
-	int i, r, unknown = 0, named = 0;
-	struct fnode *last = NULL;
+	const struct hog_event *ev = st->ev;
+	int i, r, res = 1;
 
-	index_sites(p);
+	up->n = 0;
+	for (i = 0; i < wc->n; i++) {
+		const struct hog_when *w = &wc->w[i];
+
+		r = value_when(st->caller->f, w->arg < ev->nargs ? &ev->args[w->arg] : NULL,
+			       w, &up->w[up->n]);
+		if (r == 0)
+			return 0;
+		if (r == WHEN_UP)
+			up->n++;
+		else if (r < 0)
+			res = -1;
+	}
+	return res < 0 ? -1 : up->n ? WHEN_UP : 1;
+}
+
+static const char *when_key(struct hog_prog *p, const struct fnode *fn, const struct wconds *wc)
+{
+	char k[160];
+	int i, n;
+
+	n = snprintf(k, sizeof(k), "%p", (const void *)fn);
+	for (i = 0; i < wc->n && n < (int)sizeof(k); i++)
+		n += snprintf(k + n, sizeof(k) - n, "|%d%c%llx", wc->w[i].arg, wc->w[i].op,
+			      (unsigned long long)wc->w[i].val);
+	return hog_intern(p->strs, k);
+}
+
+/* fn's callers, for a reason: "a(), b(), c() and 4 more" */
+static void name_callers(const struct fnode *fn, struct hog_buf *b)
+{
+	const struct fnode *last = NULL;
+	int i, named = 0;
+
 	for (i = 0; i < fn->sites.n; i++) {
 		const struct site *st = fn->sites.v[i];
 
-		if (--*budget < 0)
-			return -1;
-		if ((r = passed_when(p, st, w, b, depth, budget)) == 1)
-			return 1;
-		if (r < 0)
-			unknown = 1;
-		if (depth || st->caller == last)
+		if (st->caller == last)
 			continue;
 		if (named++ < CALLERS_SAID)
 			hog_buf_printf(b, "%s%s()", named > 1 ? ", " : "", st->caller->f->name);
 		last = st->caller;
 	}
-	if (!depth && named > CALLERS_SAID)
+	if (named > CALLERS_SAID)
 		hog_buf_printf(b, " and %d more", named - CALLERS_SAID);
-	if (unknown || !fn->sites.n || !fn->f->is_static || fn->addr)
-		return -1;
-	return 0;
+}
+
+/*
+ * Does a condition on fn's parameters hold for what its callers pass?
+ * 1 some caller passes values that meet it; 0 none does and every
+ * caller is known (a static function only called directly), named in
+ * b; -1 unknown.  The constants first, then the callers' callers for
+ * values passed on: a wide fan above one caller does not hide
+ * another's constant.
+ */
+static int callers_when(struct hog_prog *p, struct fnode *fn, const struct wconds *wc,
+			struct hog_buf *b, int depth, int *budget)
+{
+	const char *key = when_key(p, fn, wc);
+	void *memo = hog_map_get(p->when_memo, key);
+	int i, r, pass, unknown = 0, res;
+	struct wconds up;
+
+	/* kept as answer + 2; a question still being answered (a cycle) is unknown */
+	if (memo && !b)
+		return (int)(intptr_t)memo - 2;
+	hog_map_put(p->when_memo, key, (void *)(intptr_t)1);
+	index_sites(p);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < fn->sites.n; i++) {
+			const struct site *st = fn->sites.v[i];
+
+			if (--*budget < 0) {
+				res = -1;
+				goto out;
+			}
+			r = site_when(st, wc, &up);
+			if (r == WHEN_UP && depth >= PARAM_DEPTH)
+				r = -1;
+			if (pass == 1 && r == WHEN_UP)
+				r = callers_when(p, st->caller, &up, NULL, depth + 1, budget);
+			else if (pass == 1)
+				continue;
+			if (r == 1) {
+				res = 1;
+				goto out;
+			}
+			if (r < 0)
+				unknown = 1;
+		}
+	res = unknown || !fn->sites.n || !fn->f->is_static || fn->addr ? -1 : 0;
+	if (!res && b)
+		name_callers(fn, b);
+out:
+	hog_map_put(p->when_memo, key, (void *)(intptr_t)(res + 2));
+	return res;
 }
 
 /*
  * A way whose cost depends on its holder's parameter stands or falls
- * by what the holder's callers pass: rmqueue-like holders whose every
- * caller passes the constant that skips the cost hold their lock across
+ * by what the holder's callers pass: a holder whose every caller
+ * passes the constant that skips the cost holds its lock across
  * nothing, and a condition from a callee (a helper that sleeps unless
  * flags & ASYNC) makes a finding only where some caller passes a value
- * that meets it.  A way that falls is marked, or dropped if it came
- * from a callee and none says it runs.
+ * that meets it (or, for a condition inferred from a test, where the
+ * callers' values are unknown, as eng_when() keeps the cost).  A way
+ * that falls is marked, or dropped if it came from a callee.
  */
+static int way_stands(struct hog_prog *p, struct hog_path *pa)
+{
+	struct hog_buf b = { 0 };
+	struct wconds wc = { .n = 1, .w = { pa->when } };
+	struct fnode *fn = pa->when_fn ? resolve(p, pa->when_fn, pa->when_fn->name) : NULL;
+	int budget = WHEN_BUDGET, r;
+	char *t;
+
+	if (!fn || fn->f != pa->when_fn || pa->when.inferred == 2)
+		return !pa->when_above;
+	if (pa->when2.arg >= 0)
+		wc.w[wc.n++] = pa->when2;
+	r = callers_when(p, fn, &wc, &b, 0, &budget);
+	if (pa->when_above && r != 1 && !(r < 0 && pa->when.inferred)) {
+		hog_buf_free(&b);
+		return 0;
+	}
+	if (!r) {
+		t = hog_xasprintf("every caller of its holder %s() passes %s a value that skips it (%s)",
+				  pa->holder, pa->when_fn->params[pa->when.arg][0] ?
+				  pa->when_fn->params[pa->when.arg] : "as that argument",
+				  b.s ? b.s : "");
+		pa->when_out = hog_intern(p->strs, t);
+		free(t);
+	}
+	hog_buf_free(&b);
+	return 1;
+}
+
 static void decide_ways(struct hog_prog *p)
 {
-	int i, k, r;
+	int i, k;
 
 	for (i = 0, k = 0; i < p->raws.n; i++) {
 		struct hog_raw *w = p->raws.v[i];
-		struct hog_path *pa = &w->path;
-		struct hog_buf b = { 0 };
-		struct fnode *fn;
-		int budget = WHEN_BUDGET;
 
-		if (pa->when_fn && pa->when.inferred != 2 &&
-		    (fn = resolve(p, pa->when_fn, pa->when_fn->name)) && fn->f == pa->when_fn) {
-			r = callers_when(p, fn, &pa->when, &b, 0, &budget);
-			if (pa->when_above && r != 1 && !(r < 0 && pa->when.inferred)) {
-				hog_buf_free(&b);
-				continue;
-			}
-			if (!r) {
-				char *t = hog_xasprintf("every caller of its holder %s() passes %s a value that skips it (%s)",
-							pa->holder, pa->when_fn->params[pa->when.arg][0] ?
-							pa->when_fn->params[pa->when.arg] : "as that argument",
-							b.s ? b.s : "");
-
-				pa->when_out = hog_intern(p->strs, t);
-				free(t);
-			}
-		}
-		hog_buf_free(&b);
-		p->raws.v[k++] = w;
+		if (!w->path.when_fn || way_stands(p, &w->path))
+			p->raws.v[k++] = w;
 	}
 	p->raws.n = k;
 }
@@ -1894,7 +2041,7 @@ static void drop_covered(struct hog_finding *f)
 /*
  * Ways the holders' callers rule out (decide_ways()) go when another
  * way stands; when none does, the finding is a note that says why
- * (callers_reason()).
+ * (rate()).
  */
 static void drop_ruled_out(struct hog_finding *f)
 {
