@@ -94,6 +94,9 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 int eng_when_const(long long cst, const struct hog_when *w);
 /* For f's variable var, a phi of constants: 1 for some of them, 0 none, -1 not constants. */
 int eng_when_phi(const struct hog_func *f, int var, const struct hog_when *w);
+/* For (param & keep) | set: 1 or 0, or -1 with out->arg = param if param decides it. */
+int eng_when_masked(int param, long long keep, long long set, const struct hog_when *w,
+		    struct hog_when *out);
 
 /* A cost at line:col of this function; tail: the callee's cost it extends. */
 struct hog_cost *eng_cost_new(struct fs *fs, enum hog_kind kind, const char *cls,

@@ -27,7 +27,7 @@ struct fnode {
 	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
 	const char *rare_by;	/* a root's rule word; NULL when it is cold */
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
-	struct hog_vec sites;		/* struct site *: direct calls of it (index_sites()) */
+	struct hog_vec sites;		/* struct site *: direct calls of it (build_edges()) */
 };
 
 /* A direct call of a function: the caller and its call event. */
@@ -49,7 +49,6 @@ struct hog_prog {
 	struct hog_vec findings;
 	struct hog_vec incomplete;	/* struct fnode *: summaries with limits */
 	struct hog_map *limited;	/* function name -> fnode, for the findings */
-	int have_sites;			/* fnode.sites filled */
 	struct hog_map *when_memo;	/* callers_when()'s answers */
 };
 
@@ -183,6 +182,17 @@ static const struct hog_summary *lookup(void *ctx, const struct hog_func *caller
 	return n && n->have ? &n->sum : NULL;
 }
 
+/* A direct call of c from n, for the questions about c's callers' arguments. */
+static void add_site(struct hog_prog *p, struct fnode *c, struct fnode *n,
+		     const struct hog_event *ev)
+{
+	struct site *st = hog_alloc(&p->arena, sizeof(*st));
+
+	st->caller = n;
+	st->ev = ev;
+	hog_vec_push(&c->sites, st);
+}
+
 static void build_edges(struct hog_prog *p)
 {
 	int i, b, e;
@@ -202,6 +212,7 @@ static void build_edges(struct hog_prog *p)
 				c = resolve(p, n->f, ev->callee);
 				if (!c)
 					continue;
+				add_site(p, c, n, ev);
 				if (c == n)
 					n->self_edge = 1;
 				for (k = 0; k < v.n; k++)
@@ -864,12 +875,15 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
 }
 
 /*
- * Of two ways with the same holder and lock: one that runs the loop on
- * its own, not folded into an outer loop's finding, then the better.
+ * Of two ways with the same holder and lock: one the holder's callers
+ * do not rule out (decide_ways()), one that runs the loop on its own,
+ * not folded into an outer loop's finding, then the better.
  */
 static int way_better(const struct hog_rules *r, const struct hog_path *a,
 		      const struct hog_path *b)
 {
+	if (!a->when_out != !b->when_out)
+		return !a->when_out;
 	if (!a->nest.func != !b->nest.func)
 		return !a->nest.func;
 	return path_better(r, a, b);
@@ -1284,6 +1298,12 @@ static long long param_cap(struct hog_prog *p, const struct hog_func *f, int par
 	return m;
 }
 
+/* N when a is the caller's parameter $N as it is ("&$1" in the IR), else -1 */
+static int bare_param(const char *a)
+{
+	return a && hog_expr_param(a) >= 0 && !strpbrk(a + 1, "/^#[.") ? hog_expr_param(a) : -1;
+}
+
 /*
  * The most a call passes as argument arg: a constant, a capped variable
  * (IR C), or the caller's own parameter as param_cap() finds it; -1
@@ -1293,7 +1313,7 @@ static long long passed_cap(struct hog_prog *p, const struct hog_func *caller,
 			    const struct hog_event *ev, int arg, int depth)
 {
 	const struct hog_val *v = arg < ev->nargs ? &ev->args[arg] : NULL;
-	const char *a;
+	int param;
 
 	if (!v)
 		return -1;
@@ -1301,22 +1321,29 @@ static long long passed_cap(struct hog_prog *p, const struct hog_func *caller,
 		return v->cst >= 0 ? v->cst : -1;
 	if (v->kind == HV_VAR)
 		return hog_func_vcap(caller, v->var);
-	/* the caller's parameter passed on as it is ("&$1" in the IR) */
-	a = v->kind == HV_ADDR && v->addr ? v->addr : NULL;
-	if (a && hog_expr_param(a) >= 0 && !strpbrk(a + 1, "/^#[."))
-		return param_cap(p, caller, hog_expr_param(a), depth);
+	/* the caller's parameter passed on as it is */
+	if (v->kind == HV_ADDR && (param = bare_param(v->addr)) >= 0)
+		return param_cap(p, caller, param, depth);
 	return -1;
 }
 
-/* Does n call fn directly (build_edges())? */
-static int calls(const struct fnode *n, const struct fnode *fn)
+/* fn's callers, for a reason: "a(), b(), c() and 4 more" */
+static void name_callers(const struct fnode *fn, struct hog_buf *b)
 {
-	int k;
+	const struct fnode *last = NULL;
+	int i, named = 0;
 
-	for (k = 0; k < n->ncallee; k++)
-		if (n->callee[k] == fn)
-			return 1;
-	return 0;
+	for (i = 0; i < fn->sites.n; i++) {
+		const struct site *st = fn->sites.v[i];
+
+		if (st->caller == last)
+			continue;
+		if (named++ < CALLERS_SAID)
+			hog_buf_printf(b, "%s%s()", named > 1 ? ", " : "", st->caller->f->name);
+		last = st->caller;
+	}
+	if (named > CALLERS_SAID)
+		hog_buf_printf(b, " and %d more", named - CALLERS_SAID);
 }
 
 /*
@@ -1329,60 +1356,20 @@ static long long callers_cap(struct hog_prog *p, const struct hog_func *f, int p
 {
 	struct fnode *fn = resolve(p, f, f->name);
 	long long max = -1, m;
-	int i, bi, e, ncallers = 0;
+	int i;
 
-	if (!fn || fn->f != f || !f->is_static)
+	if (!fn || fn->f != f || !f->is_static || fn->addr)
 		return -1;
-	for (i = 0; i < p->nodes.n; i++) {
-		struct fnode *n = p->nodes.v[i];
-		int named = 0;
+	for (i = 0; i < fn->sites.n; i++) {
+		const struct site *st = fn->sites.v[i];
 
-		if (!calls(n, fn))
-			continue;
-		for (bi = 0; bi < n->f->nblocks; bi++)
-			for (e = 0; e < n->f->blocks[bi].nev; e++) {
-				const struct hog_event *ev = &n->f->blocks[bi].ev[e];
-
-				if (ev->kind != HE_CALL || resolve(p, n->f, ev->callee) != fn)
-					continue;
-				if ((m = passed_cap(p, n->f, ev, param, depth)) < 0)
-					return -1;
-				max = m > max ? m : max;
-				if (!named++ && ncallers++ < CALLERS_SAID)
-					hog_buf_printf(b, "%s%s()", ncallers > 1 ? ", " : "", n->f->name);
-			}
+		if ((m = passed_cap(p, st->caller->f, st->ev, param, depth)) < 0)
+			return -1;
+		max = m > max ? m : max;
 	}
-	if (ncallers > CALLERS_SAID)
-		hog_buf_printf(b, " and %d more", ncallers - CALLERS_SAID);
-	/* last: it reads the whole program, and most callees failed already */
-	return max >= 0 && !fn->addr ? max : -1;
-}
-
-/* Every direct call, filed under its callee, once for the program. */
-static void index_sites(struct hog_prog *p)
-{
-	int i, b, e;
-
-	if (p->have_sites)
-		return;
-	p->have_sites = 1;
-	for (i = 0; i < p->nodes.n; i++) {
-		struct fnode *n = p->nodes.v[i];
-
-		for (b = 0; b < n->f->nblocks; b++)
-			for (e = 0; e < n->f->blocks[b].nev; e++) {
-				const struct hog_event *ev = &n->f->blocks[b].ev[e];
-				struct fnode *c;
-				struct site *st;
-
-				if (ev->kind != HE_CALL || !(c = resolve(p, n->f, ev->callee)))
-					continue;
-				st = hog_alloc(&p->arena, sizeof(*st));
-				st->caller = n;
-				st->ev = ev;
-				hog_vec_push(&c->sites, st);
-			}
-	}
+	if (max >= 0)
+		name_callers(fn, b);
+	return max;
 }
 
 /* Conditions on a function's parameters that must all hold. */
@@ -1424,9 +1411,8 @@ static int var_mask(const struct hog_func *f, int var, int depth, int *param,
 			m = &e->args[1];
 			if (m->kind != HV_CONST)
 				return 0;
-			if (a->kind == HV_ADDR && hog_expr_param(a->addr) >= 0 &&
-			    !strpbrk(a->addr + 1, "/^#[.")) {
-				*param = hog_expr_param(a->addr);
+			if (a->kind == HV_ADDR && bare_param(a->addr) >= 0) {
+				*param = bare_param(a->addr);
 				*and = -1;
 				*or = 0;
 			} else if (a->kind != HV_VAR || depth >= PARAM_DEPTH ||
@@ -1454,32 +1440,25 @@ static int value_when(const struct hog_func *f, const struct hog_val *v,
 		      const struct hog_when *w, struct hog_when *up)
 {
 	long long and, or;
-	int param;
+	int param, r;
 
 	if (!v)
 		return -1;
 	if (v->kind == HV_CONST)
 		return v->cst < 0 && (w->op == '>' || w->op == '<') ? -1 : eng_when_const(v->cst, w);
 	*up = *w;
-	if (v->kind == HV_ADDR && v->addr && hog_expr_param(v->addr) >= 0 &&
-	    !strpbrk(v->addr + 1, "/^#[.")) {
-		up->arg = hog_expr_param(v->addr);
+	if (v->kind == HV_ADDR && (up->arg = bare_param(v->addr)) >= 0)
 		return WHEN_UP;
-	}
 	if (v->kind != HV_VAR)
 		return -1;
-	if (eng_when_phi(f, v->var, w) >= 0)
-		return eng_when_phi(f, v->var, w);
-	/* as eng_when() reads its pmaps: bits OR-ed in or masked off decide */
-	if ((w->op != '&' && w->op != '~') || !var_mask(f, v->var, 0, &param, &and, &or))
+	if ((r = eng_when_phi(f, v->var, w)) >= 0)
+		return r;
+	/* as eng_when() reads its pmaps */
+	if (!var_mask(f, v->var, 0, &param, &and, &or))
 		return -1;
-	if (or & w->val)
-		return w->op == '&';
-	if (!(w->val & and))
-		return w->op == '~';
-	up->arg = param;
-	up->val = w->val & and;
-	return WHEN_UP;
+	up->arg = -1;
+	r = eng_when_masked(param, and, or, w, up);
+	return r < 0 && up->arg >= 0 ? WHEN_UP : r;
 }
 
 /*
@@ -1520,25 +1499,6 @@ static const char *when_key(struct hog_prog *p, const struct fnode *fn, const st
 	return hog_intern(p->strs, k);
 }
 
-/* fn's callers, for a reason: "a(), b(), c() and 4 more" */
-static void name_callers(const struct fnode *fn, struct hog_buf *b)
-{
-	const struct fnode *last = NULL;
-	int i, named = 0;
-
-	for (i = 0; i < fn->sites.n; i++) {
-		const struct site *st = fn->sites.v[i];
-
-		if (st->caller == last)
-			continue;
-		if (named++ < CALLERS_SAID)
-			hog_buf_printf(b, "%s%s()", named > 1 ? ", " : "", st->caller->f->name);
-		last = st->caller;
-	}
-	if (named > CALLERS_SAID)
-		hog_buf_printf(b, " and %d more", named - CALLERS_SAID);
-}
-
 /*
  * Does a condition on fn's parameters hold for what its callers pass?
  * 1 some caller passes values that meet it; 0 none does and every
@@ -1559,7 +1519,6 @@ static int callers_when(struct hog_prog *p, struct fnode *fn, const struct wcond
 	if (memo && !b)
 		return (int)(intptr_t)memo - 2;
 	hog_map_put(p->when_memo, key, (void *)(intptr_t)1);
-	index_sites(p);
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < fn->sites.n; i++) {
 			const struct site *st = fn->sites.v[i];
@@ -2015,6 +1974,16 @@ static int same_lock(const struct hog_lockref *a, const struct hog_lockref *b)
  * taking of the lock the analysis does not see), the annotated way is
  * the evidence and stays a way like any other.
  */
+/* After ways are dropped: IRQs are off in the finding if on one of its ways. */
+static void paths_irqs_off(struct hog_finding *f)
+{
+	int i;
+
+	f->irqs_off = 0;
+	for (i = 0; i < f->npaths; i++)
+		f->irqs_off |= f->paths[i].irqs_off;
+}
+
 static void drop_covered(struct hog_finding *f)
 {
 	int i, j, k = 0;
@@ -2033,9 +2002,7 @@ static void drop_covered(struct hog_finding *f)
 		return;
 	f->npaths = k;
 	/* IRQs off on a dropped way is said by the way that covers it, or not at all */
-	f->irqs_off = 0;
-	for (i = 0; i < k; i++)
-		f->irqs_off |= f->paths[i].irqs_off;
+	paths_irqs_off(f);
 }
 
 /*
@@ -2053,9 +2020,7 @@ static void drop_ruled_out(struct hog_finding *f)
 	if (!k || k == f->npaths)
 		return;
 	f->npaths = k;
-	f->irqs_off = 0;
-	for (i = 0; i < k; i++)
-		f->irqs_off |= f->paths[i].irqs_off;
+	paths_irqs_off(f);
 }
 
 /* The same way into the section: holder, its call or loop, and the lock. */
@@ -2225,11 +2190,7 @@ static void group(struct hog_prog *p)
 			/* past a threshold only if every way it stands for is */
 			int batched = f->paths[j].batched && r->path.batched;
 
-			/* a way the holder's callers rule out gives way to one they do not */
-			if (!r->path.when_out != !f->paths[j].when_out) {
-				if (!r->path.when_out)
-					f->paths[j] = r->path;
-			} else if (way_better(p->rules, &r->path, &f->paths[j]))
+			if (way_better(p->rules, &r->path, &f->paths[j]))
 				f->paths[j] = r->path;
 			f->paths[j].batched = batched;
 			continue;

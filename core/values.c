@@ -276,17 +276,29 @@ int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 		pm = pmap_get(fs, v->var);
 	if (pm && pm->neg)
 		return neg_when(pm, w, out);
-	if (!pm || w->op == '=' || w->op == '>' || w->op == '<' || w->op == 'i' || w->op == 'x')
+	if (!pm)
 		return -1;
-	/* value = (param & and) | or */
-	if (pm->or & w->val)
+	return eng_when_masked(pm->param, pm->and, pm->or, w, out);
+}
+
+/*
+ * A bit condition on a value that is (param & keep) | set: bits OR-ed
+ * in or masked off decide it; else -1 with *out the condition on param
+ * (gfp | __GFP_ZERO still sleeps as gfp does).  Other tests: -1, out
+ * untouched.
+ */
+int eng_when_masked(int param, long long keep, long long set, const struct hog_when *w,
+		    struct hog_when *out)
+{
+	if (w->op == '=' || w->op == '>' || w->op == '<' || w->op == 'i' || w->op == 'x')
+		return -1;
+	if (set & w->val)
 		return w->op == '&';
-	m = w->val & pm->and;
-	if (!m)
+	if (!(w->val & keep))
 		return w->op == '~';
 	*out = *w;
-	out->arg = pm->param;
-	out->val = m;
+	out->arg = param;
+	out->val = w->val & keep;
 	return -1;
 }
 
