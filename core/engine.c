@@ -49,6 +49,17 @@ static int tested_ret(struct fs *fs, const struct tup *t, const struct hog_val *
 	return FK_NONE;
 }
 
+/* What a return hands back: a phi of one address is that address */
+static const struct hog_val *ret_value(struct fs *fs, const struct hog_val *v)
+{
+	const struct hog_val *one;
+
+	if (v->kind != HV_VAR || v->var < 0 || v->var >= fs->f->nvars || fs->bind[v->var] ||
+	    !(one = phi_same_addr(fs->f, v->var)))
+		return v;
+	return one;
+}
+
 static void record_exit(struct fs *fs, const struct tset *set, const struct hog_event *e)
 {
 	int i;
@@ -71,7 +82,7 @@ static void record_exit(struct fs *fs, const struct tset *set, const struct hog_
 				x->retkey = irq;
 			if (x->retkind == FK_NONE)
 				x->retkind = tested_ret(fs, &set->t[i], &e->args[0]);
-			x->retaddr = val_addr(fs, &e->args[0]);
+			x->retaddr = val_addr(fs, ret_value(fs, &e->args[0]));
 			/* a guard constructor returns the lock it stored in its class */
 			if (x->retaddr && x->retaddr == set->t[i].store_from)
 				x->retaddr = set->t[i].store_to;

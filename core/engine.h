@@ -347,6 +347,7 @@ int tset_eq(const struct tset *a, const struct tset *b);
 /* values.c: what SSA values denote */
 const char *var_name(const struct hog_func *f, int v);
 const char *val_addr(struct fs *fs, const struct hog_val *v);
+const struct hog_val *phi_same_addr(const struct hog_func *f, int var);
 int val_fact(struct fs *fs, const struct tup *t, const struct hog_val *v, int *irq);
 void call_prepare(struct fs *fs, const struct hog_event *e, struct callv *cv);
 int irq_from_flags(const struct tup *t, const struct callv *cv, int arg);

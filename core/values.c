@@ -54,6 +54,31 @@ static const char *bind_root(struct fs *fs, const char *e)
 	return e;
 }
 
+/*
+ * The one address a phi's incoming values all are, or NULL.  A frontend
+ * may leave such a phi where a way in was cut: lockhog-check joins the
+ * returns of task_rq_lock()'s endless loop, one of them unreachable, so
+ * "return rq" reads a phi of &runqueues alone.
+ */
+const struct hog_val *phi_same_addr(const struct hog_func *f, int var)
+{
+	int b, i, k;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nphi; i++) {
+			const struct hog_phi *p = &f->blocks[b].phi[i];
+
+			if (p->dst != var)
+				continue;
+			for (k = 0; k < p->n; k++)
+				if (p->val[k].kind != HV_ADDR || !p->val[k].addr ||
+				    strcmp(p->val[k].addr, p->val[0].addr))
+					return NULL;
+			return p->n ? &p->val[0] : NULL;
+		}
+	return NULL;
+}
+
 /* The address a value denotes, normalised; NULL if it is not one. */
 const char *val_addr(struct fs *fs, const struct hog_val *v)
 {

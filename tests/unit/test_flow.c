@@ -1246,6 +1246,50 @@ static void test_summary_ret_addr(void **state)
 	assert_ptr_equal(t->sum.ret_addr, hog_intern(t->strs, "$0/zone.pcp"));
 }
 
+/*
+ * for (;;) { rq = &runqueues; lock(rq); if (ok) return rq; ... }: a
+ * frontend joining the return with an unreachable fall-off leaves
+ * "return v2" with v2 = phi(&@runqueues# from block 1) alone.  The
+ * summary returns that address, so a caller's unlock through the
+ * returned pointer finds the lock.  A phi of two addresses returns none.
+ */
+static void test_summary_ret_phi_of_one(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "runq_lock", 1, 1, 3, 3, "p", NULL);
+	struct hog_phi *p;
+
+	ht_call(t->m, f, 0, 2, "raw_spin_lock", -1, "&@runqueues#/rq.__lock", NULL);
+	ht_succ(t->m, f, 0, 1, 1);
+	ht_succ(t->m, f, 1, 1, 2);
+	p = hog_block_add_phi(t->m, &f->blocks[2], 2, 1);
+	p->pred[0] = 1;
+	p->val[0] = ht_val(t->strs, "&@runqueues#");
+	ht_ret(t->m, f, 2, 4, "v2");
+	ht_done(t->m, f);
+	run(t, f);
+	assert_ptr_equal(t->sum.ret_addr, hog_intern(t->strs, "@runqueues#"));
+}
+
+static void test_summary_ret_phi_of_two(void **state)
+{
+	struct ft *t = *state;
+	struct hog_func *f = ht_fn(t->m, "pick_rq", 1, 1, 3, 3, "p", NULL);
+	struct hog_phi *p;
+
+	ht_branch(t->m, f, 0, HC_NEZ, 0, 1, 2);
+	ht_succ(t->m, f, 1, 1, 2);
+	p = hog_block_add_phi(t->m, &f->blocks[2], 2, 2);
+	p->pred[0] = 0;
+	p->val[0] = ht_val(t->strs, "&@runqueues#");
+	p->pred[1] = 1;
+	p->val[1] = ht_val(t->strs, "&@idle_rq");
+	ht_ret(t->m, f, 2, 4, "v2");
+	ht_done(t->m, f);
+	run(t, f);
+	assert_null(t->sum.ret_addr);
+}
+
 static void test_summary_trivial(void **state)
 {
 	struct ft *t = *state;
@@ -1493,6 +1537,8 @@ int main(void)
 		T(test_summary_trylock_return_result),
 		T(test_wrapper_applied_at_caller),
 		T(test_summary_ret_addr),
+		T(test_summary_ret_phi_of_one),
+		T(test_summary_ret_phi_of_two),
 		T(test_summary_trivial),
 		T(test_noreturn_dead_end),
 		T(test_annot_must_hold),
