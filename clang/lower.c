@@ -1058,6 +1058,30 @@ static int callback_store(CXCursor r, struct hog_val v)
 	       clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_FunctionDecl;
 }
 
+struct init_at {
+	struct lc_fn *F;
+	CXCursor e;
+	const char *a;
+};
+
+/* *csd = CSD_INIT(fn, info): csd->func = fn, as GCC splits the assignment */
+static void init_store(void *arg, const char *path, CXCursor fn)
+{
+	struct init_at *at = arg;
+	struct lc_fn *F = at->F;
+	const char *f = func_addr(F, fn);
+	char *steps = hog_xasprintf("/%s", path);
+	struct lc_ev *ev;
+
+	if (f) {
+		at_op(F, at->e);
+		ev = lc_emit(F, HE_STORE, NULL, -1, 2);
+		ev->a[0] = aval(hog_expr_append(F->m->strs, at->a, steps));
+		ev->a[1] = aval(f);
+	}
+	free(steps);
+}
+
 static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r)
 {
 	int li = ssa_local(F, l);
@@ -1076,8 +1100,12 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 	F->clean = -1;
 	if (clang_getCursorKind(strip(l)) == CXCursor_DeclRefExpr)
 		store_percpu(F, find_local(F, clang_getCursorReferenced(strip(l))), v);
-	if (a && callback_store(r, v) &&
-	    hog_rules_ctx_field(F->rules, hog_expr_class(F->m->strs, a))) {
+	if (a) {
+		struct init_at at = { F, e, a };
+
+		lc_init_stores(r, F->rules, init_store, &at);
+	}
+	if (a && callback_store(r, v) && lc_callback_field(F->rules, hog_expr_class(F->m->strs, a))) {
 		struct lc_ev *ev;
 
 		at_op(F, e);

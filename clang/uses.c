@@ -143,6 +143,10 @@ struct inits {
 	const struct hog_rules *rules;
 	const char *var;
 	int line;
+	/* in code (lc_init_stores()): each store found, by its field path */
+	void (*store)(void *arg, const char *path, CXCursor fn);
+	void *arg;
+	const char *path;	/* "T.f/U.g" down to the list being walked, or NULL */
 };
 
 struct fields {
@@ -215,30 +219,110 @@ static void init_list(struct inits *in, CXCursor list, int depth)
 	free(k.c);
 }
 
-static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
+/*
+ * The initializer list a value is, through a compound literal and the
+ * wrappers around it ((struct irq_work){ .func = f }, what
+ * IRQ_WORK_INIT() and CSD_INIT() expand to), or a null cursor.
+ */
+static CXCursor list_of(CXCursor v)
 {
-	CXCursor fn;
-	char *f, *s, *cls;
+	int n = 0;
 
-	if (clang_getCursorKind(v) == CXCursor_InitListExpr) {
-		init_list(in, v, depth + 1);
-		return;
-	}
-	if (clang_Cursor_isNull(field) || clang_getCursorKind(field) != CXCursor_FieldDecl ||
-	    clang_Cursor_isNull(fn = value_function(v)))
-		return;
-	s = lc_spell(clang_getCursorSemanticParent(field));
-	f = lc_spell(field);
-	cls = hog_xasprintf("%s.%s", s, f);
-	if (*s && *f && (hog_rules_ctx_field(in->rules, cls) || hog_rules_is_rare(in->rules, cls))) {
-		char *n = lc_spell(fn);
+	while (n++ < 4 && clang_getCursorKind(v) != CXCursor_InitListExpr) {
+		enum CXCursorKind k = clang_getCursorKind(v);
+		struct kids d;
+		int one;
 
-		hog_module_add_reg(in->m, in->var, in->line, cls, n);
-		free(n);
+		if (k != CXCursor_CompoundLiteralExpr && k != CXCursor_UnexposedExpr &&
+		    k != CXCursor_ParenExpr)
+			break;
+		/* a compound literal's kids are its type's TypeRef, then the list */
+		d = lc_kids_of(v);
+		one = d.n == 1 || (k == CXCursor_CompoundLiteralExpr && d.n == 2);
+		if (one)
+			v = d.c[d.n - 1];
+		free(d.c);
+		if (!one)
+			break;
 	}
+	return clang_getCursorKind(v) == CXCursor_InitListExpr ? v : clang_getNullCursor();
+}
+
+/* The field's class, "TAG.FIELD", or NULL (an anonymous struct's) */
+static char *field_class(CXCursor field)
+{
+	char *s = lc_spell(clang_getCursorSemanticParent(field)), *f = lc_spell(field);
+	char *cls = *s && *f ? hog_xasprintf("%s.%s", s, f) : NULL;
+
 	free(s);
 	free(f);
+	return cls;
+}
+
+static void init_found(struct inits *in, const char *cls, CXCursor fn)
+{
+	char *n;
+
+	if (in->store) {
+		char *path = in->path ? hog_xasprintf("%s/%s", in->path, cls) : hog_xstrdup(cls);
+
+		if (lc_callback_field(in->rules, cls))
+			in->store(in->arg, path, fn);
+		free(path);
+		return;
+	}
+	if (!hog_rules_ctx_field(in->rules, cls) && !hog_rules_is_rare(in->rules, cls))
+		return;
+	n = lc_spell(fn);
+	hog_module_add_reg(in->m, in->var, in->line, cls, n);
+	free(n);
+}
+
+static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
+{
+	int isfield = !clang_Cursor_isNull(field) && clang_getCursorKind(field) == CXCursor_FieldDecl;
+	char *cls = isfield ? field_class(field) : NULL;
+	CXCursor l = list_of(v), fn;
+
+	if (!clang_Cursor_isNull(l)) {
+		const char *up = in->path;
+		char *path = NULL;
+
+		/* a store in code needs the way down; a static one only the field */
+		if (in->store && cls) {
+			path = up ? hog_xasprintf("%s/%s", up, cls) : hog_xstrdup(cls);
+			in->path = path;
+		}
+		if (!in->store || cls)
+			init_list(in, l, depth + 1);
+		in->path = up;
+		free(path);
+	} else if (cls && !clang_Cursor_isNull(fn = value_function(v))) {
+		init_found(in, cls, fn);
+	}
 	free(cls);
+}
+
+/* A field a "context" or a "rare" rule names: a store there registers the function */
+int lc_callback_field(const struct hog_rules *r, const char *cls)
+{
+	return cls && (hog_rules_ctx_field(r, cls) || hog_rules_is_rare(r, cls));
+}
+
+/*
+ * *csd = CSD_INIT(fn, info): the functions a struct assignment in code
+ * stores to the fields the rules name (context), each with its path
+ * from the struct assigned ("__call_single_data.func"), and to those
+ * of "rare" rules (*attr = __ATTR(...)).
+ */
+void lc_init_stores(CXCursor init, const struct hog_rules *rules,
+		    void (*store)(void *arg, const char *path, CXCursor fn), void *arg)
+{
+	struct inits in = { .rules = rules, .store = store, .arg = arg };
+	CXCursor l = list_of(init);
+
+	if (!clang_Cursor_isNull(l) && rules->ctx_rules.n)
+		init_list(&in, l, 0);
 }
 
 static enum CXChildVisitResult var_init(CXCursor c, CXCursor parent, CXClientData d)
@@ -246,7 +330,7 @@ static enum CXChildVisitResult var_init(CXCursor c, CXCursor parent, CXClientDat
 	struct inits *in = d;
 
 	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_InitListExpr)
+	if (!clang_Cursor_isNull(c = list_of(c)))
 		init_list(in, c, 0);
 	return CXChildVisit_Continue;
 }
@@ -278,7 +362,7 @@ static enum CXChildVisitResult top_var(CXCursor c, CXCursor parent, CXClientData
 
 void lc_inits_scan(CXTranslationUnit tu, struct hog_module *m, const struct hog_rules *rules)
 {
-	struct inits in = { tu, m, rules, NULL, 0 };
+	struct inits in = { .tu = tu, .m = m, .rules = rules };
 
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), top_var, &in);
 }

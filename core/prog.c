@@ -437,6 +437,98 @@ static void rare_registrations(struct hog_prog *p, struct fnode *n)
 		}
 }
 
+/*
+ * attr->store = set_bank in code, as an initializer's .store = (rules:
+ * rare STRUCT.FIELD): the frontends write the store for a rare field.
+ */
+static void rare_stores(struct hog_prog *p, struct fnode *n)
+{
+	int b, e;
+
+	for (b = 0; b < n->f->nblocks; b++)
+		for (e = 0; e < n->f->blocks[b].nev; e++) {
+			const struct hog_event *ev = &n->f->blocks[b].ev[e];
+			const char *cls;
+			struct fnode *cb;
+
+			if (ev->kind != HE_STORE || ev->nargs < 2 || ev->args[0].kind != HV_ADDR ||
+			    !(cls = hog_expr_class(p->strs, ev->args[0].addr)) ||
+			    !hog_rules_is_rare(p->rules, cls) || !(cb = func_at(p, n->f, &ev->args[1])) ||
+			    cb->rare)
+				continue;
+			cb->rare = cb;
+			cb->rare_by = cls;
+		}
+}
+
+/*
+ * on_each_cpu(fn, ...) runs fn inside the call (rules: context ...
+ * per-call).  A static function of its own unit whose address goes to
+ * such calls only is, for rarity, called by the functions that make
+ * them: on_each_cpu() from a sysfs store runs fn when an administrator
+ * writes.  Any other use of the address (a phi, another call's
+ * argument, an initializer) leaves it an entry anyone may run.  A store
+ * to a field no rule names is not in the IR (docs/ir.md): that use is
+ * not seen.
+ */
+static void per_call_callers(struct hog_prog *p, struct hog_vec *callers)
+{
+	struct hog_vec *reg = hog_xcalloc(p->nodes.n + 1, sizeof(*reg));
+	char *other = hog_xcalloc(p->nodes.n + 1, 1);
+	int i, b, e, k;
+
+	for (i = 0; i < p->mods.n; i++) {
+		const struct hog_module *m = p->mods.v[i];
+		struct fnode *fn;
+
+		for (k = 0; k < m->nregs; k++)
+			if ((fn = resolve_in(p, m->tu, m->regs[k].func)))
+				other[fn->index - 1] = 1;
+	}
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i], *cb;
+
+		for (b = 0; b < n->f->nblocks; b++) {
+			const struct hog_block *bb = &n->f->blocks[b];
+
+			for (e = 0; e < bb->nev; e++) {
+				const struct hog_event *ev = &bb->ev[e];
+				const struct hog_ctx_rule *r = ev->kind == HE_CALL ?
+					hog_rules_ctx_call(p->rules, ev->callee) : NULL;
+
+				for (k = 0; k < ev->nargs; k++) {
+					if (!(cb = func_at(p, n->f, &ev->args[k])))
+						continue;
+					if (r && r->per_call && r->arg == k)
+						hog_vec_push(&reg[cb->index - 1], n);
+					else
+						other[cb->index - 1] = 1;
+				}
+			}
+			for (e = 0; e < bb->nphi; e++)
+				for (k = 0; k < bb->phi[e].n; k++)
+					if ((cb = func_at(p, n->f, &bb->phi[e].val[k])))
+						other[cb->index - 1] = 1;
+		}
+	}
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *cb = p->nodes.v[i];
+
+		/* its direct callers are in callers[] already */
+		if (reg[i].n && !other[i] && !cb->rare && cb->f->is_static &&
+		    cb->f->file == cb->f->tu) {
+			for (k = 0; k < reg[i].n; k++)
+				if (reg[i].v[k] != cb)
+					hog_vec_push(&callers[i], reg[i].v[k]);
+		} else if (cb->addr) {
+			callers[i].n = 0;
+		}
+		hog_vec_free(&reg[i]);
+	}
+	free(reg);
+	free(other);
+}
+
 static void mark_rare(struct hog_prog *p)
 {
 	struct hog_vec *callers = hog_xcalloc(p->nodes.n + 1, sizeof(*callers));
@@ -454,9 +546,11 @@ static void mark_rare(struct hog_prog *p)
 			n->rare = n;
 		}
 	}
-	if (p->rules->rare_calls.n)
-		for (i = 0; i < p->nodes.n; i++)
+	for (i = 0; i < p->nodes.n; i++) {
+		if (p->rules->rare_calls.n)
 			rare_registrations(p, p->nodes.v[i]);
+		rare_stores(p, p->nodes.v[i]);
+	}
 	/* .store = x_store: a sysfs write, a sysctl (rules: rare STRUCT.FIELD) */
 	for (i = 0; i < p->mods.n; i++) {
 		const struct hog_module *m = p->mods.v[i];
@@ -477,11 +571,12 @@ static void mark_rare(struct hog_prog *p)
 		for (k = 0; k < c->ncallee; k++) {
 			struct fnode *n = c->callee[k];
 
-			if (n != c && !n->rare && n->f->is_static && !n->addr &&
-			    n->f->file == n->f->tu)
+			/* an address taken keeps them only for per_call_callers() */
+			if (n != c && !n->rare && n->f->is_static && n->f->file == n->f->tu)
 				hog_vec_push(&callers[n->index - 1], c);
 		}
 	}
+	per_call_callers(p, callers);
 	/* rounds until nothing changes: chains of statics are short */
 	do {
 		changed = 0;

@@ -1107,7 +1107,7 @@ static int ctx_key(struct parse *p, struct hog_ctx_rule *c, const struct tok *t)
 		    t->key, t->val);
 }
 
-/* context hardirq|softirq call=NAME arg=N|field=TAG.FIELD "what it registers" */
+/* context hardirq|softirq call=NAME arg=N [per-call]|field=TAG.FIELD "what it registers" */
 static int parse_context(struct parse *p)
 {
 	struct hog_ctx_rule *c = hog_alloc(&p->r->arena, sizeof(*c));
@@ -1123,6 +1123,8 @@ static int parse_context(struct parse *p)
 
 		if (t->quoted && !t->key && !what)
 			what = t->val;
+		else if (!t->quoted && !t->key && !strcmp(t->val, "per-call") && !c->per_call)
+			c->per_call = 1;
 		else if (!t->key || ctx_key(p, c, t))
 			return t->key ? -1 : perr(p, "context: unexpected '%s'", t->val);
 	}
@@ -1130,6 +1132,8 @@ static int parse_context(struct parse *p)
 		return perr(p, "context needs one \"what it registers\"");
 	if (!!c->call == !!c->field || (c->call && c->arg < 0) || (c->field && c->arg >= 0))
 		return perr(p, "context needs either call=NAME arg=N or field=TAG.FIELD");
+	if (c->per_call && !c->call)
+		return perr(p, "context: per-call needs call=NAME arg=N");
 	if ((c->call && hog_rules_ctx_call(p->r, c->call)) ||
 	    (c->field && hog_rules_ctx_field(p->r, c->field)))
 		return perr(p, "'%s' already has a context", c->call ? c->call : c->field);

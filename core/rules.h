@@ -174,6 +174,11 @@ struct hog_ctx_rule {
 	int arg;
 	const char *field;	/* interned lock-class spelling "TAG.FIELD" it is stored to */
 	int hardirq;		/* 1: hard IRQ context (IRQs off); 0: softirq (BHs off) */
+	/*
+	 * per-call: each call runs the function (on_each_cpu()), so it
+	 * runs only as often as its registrations do (prog.c, mark_rare())
+	 */
+	int per_call;
 	const char *label;	/* interned, as findings show it: "timer callback (softirq)" */
 };
 

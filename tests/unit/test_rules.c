@@ -1162,6 +1162,28 @@ static void test_context(void **state)
 		   "t.rules:1: context needs either call=NAME arg=N or field=TAG.FIELD");
 	expect_err(t, "context softirq call=f arg=0 \"x\"\ncontext hardirq call=f arg=1 \"y\"\n",
 		   "t.rules:2: 'f' already has a context");
+	expect_err(t, "context hardirq field=a.b per-call \"x\"\n",
+		   "t.rules:1: context: per-call needs call=NAME arg=N");
+	expect_err(t, "context hardirq call=f arg=0 per-call per-call \"x\"\n",
+		   "t.rules:1: context: unexpected 'per-call'");
+}
+
+/* on_each_cpu(fn, ...) runs fn in the call: as rare as who calls it */
+static void test_context_per_call(void **state)
+{
+	struct rt *t = *state;
+	const struct hog_ctx_rule *c;
+
+	assert_int_equal(parse(t, "context hardirq call=on_each_cpu arg=0 per-call \"IPI callback\"\n"
+			      "context hardirq call=init_irq_work arg=1 \"irq_work callback\"\n"), 0);
+	c = hog_rules_ctx_call(t->r, "on_each_cpu");
+	assert_non_null(c);
+	assert_int_equal(c->arg, 0);
+	assert_int_equal(c->per_call, 1);
+	assert_string_equal(c->label, "IPI callback (hard IRQ)");
+	c = hog_rules_ctx_call(t->r, "init_irq_work");
+	assert_non_null(c);
+	assert_int_equal(c->per_call, 0);
 }
 
 static void test_context_test(void **state)
@@ -1207,6 +1229,7 @@ int main(void)
 		T(test_callback_break),
 		T(test_ref_get),
 		T(test_context),
+		T(test_context_per_call),
 		T(test_context_test),
 		T(test_lock_fields),
 		T(test_lock_trylock_and_sleeping),
