@@ -243,6 +243,9 @@ void lc_assert_at(struct lc_fn *F, CXCursor c);
 void lc_annots_finish(struct lc_fn *F, struct hog_func *f);
 
 /* uses.c: names (interned) of the unit's functions whose address is taken; cold ones */
+/* lc_uses_scan()'s map: address taken, or taken only as call arguments */
+#define LC_ADDR		((void *)1)
+#define LC_ADDR_ARGS	((void *)2)
 struct hog_map *lc_uses_scan(CXTranslationUnit tu, struct hog_strtab *strs);
 int lc_is_cold(CXTranslationUnit tu, CXCursor fn);
 /* G records: the main file's static initializers storing a function in a field the rules name */

@@ -252,6 +252,7 @@ static void lower_all(struct unit *u)
 		f = lc_lower_function(u->m, u->rules, u->tu, *c, &called, &err);
 		if (f)
 			f->flags = (hog_map_get(u->addr, f->name) ? HOG_FN_ADDR : 0) |
+				   (hog_map_get(u->addr, f->name) == LC_ADDR_ARGS ? HOG_FN_ARGS : 0) |
 				   (lc_is_cold(u->tu, *c) ? HOG_FN_COLD : 0);
 		else if (err && strcmp(err, "no body"))
 			u->dropped++;

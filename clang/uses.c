@@ -6,7 +6,9 @@
  * Address taken: a reference to the function that is not the callee of
  * a direct call (&f, .store = f, f passed as an argument).  Every
  * DeclRefExpr to a function is counted, and every direct call; more of
- * the first than of the second is an address.  Only the main file is
+ * the first than of the second is an address.  When each of those is a
+ * call's argument (on_each_cpu(f, ...)), the address goes nowhere else
+ * (HOG_FN_ARGS).  Only the main file is
  * walked: a static function of the unit cannot be named in a header
  * included before it, and the engine never passes rarity to a header's
  * static inline anyway (core/prog.c, mark_rare()).
@@ -23,7 +25,37 @@ struct uses {
 	struct hog_strtab *strs;
 	struct hog_map *refs;	/* name -> references, as (void *)(intptr_t) */
 	struct hog_map *calls;	/* name -> direct calls */
+	struct hog_map *args;	/* name -> references that are a call's argument */
 };
+
+/* The function an argument names (f, &f, (void *)f), or a null cursor. */
+static CXCursor arg_function(CXCursor a)
+{
+	int n = 0;
+
+	while (n++ < 6) {
+		enum CXCursorKind k = clang_getCursorKind(a);
+		struct kids d;
+		int one;
+
+		if (k == CXCursor_DeclRefExpr)
+			return clang_getCursorKind(clang_getCursorReferenced(a)) ==
+			       CXCursor_FunctionDecl ? clang_getCursorReferenced(a) :
+			       clang_getNullCursor();
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+		    k != CXCursor_UnaryOperator && k != CXCursor_CStyleCastExpr)
+			break;
+		d = lc_kids_of(a);
+		/* a cast's kids are its type's TypeRef, then the operand */
+		one = d.n == 1 || (k == CXCursor_CStyleCastExpr && d.n == 2);
+		if (one)
+			a = d.c[d.n - 1];
+		free(d.c);
+		if (!one)
+			break;
+	}
+	return clang_getNullCursor();
+}
 
 static void count(struct uses *u, struct hog_map *m, CXCursor fn)
 {
@@ -46,6 +78,16 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData d)
 	r = clang_getCursorReferenced(c);
 	if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
 		count(u, k == CXCursor_CallExpr ? u->calls : u->refs, r);
+	if (k == CXCursor_CallExpr) {
+		int i, n = clang_Cursor_getNumArguments(c);
+
+		for (i = 0; i < n; i++) {
+			CXCursor f = arg_function(clang_Cursor_getArgument(c, (unsigned)i));
+
+			if (!clang_Cursor_isNull(f))
+				count(u, u->args, f);
+		}
+	}
 	return CXChildVisit_Recurse;
 }
 
@@ -59,18 +101,23 @@ static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
 
 struct hog_map *lc_uses_scan(CXTranslationUnit tu, struct hog_strtab *strs)
 {
-	struct uses u = { strs, hog_map_new(), hog_map_new() };
+	struct uses u = { strs, hog_map_new(), hog_map_new(), hog_map_new() };
 	struct hog_map *addr = hog_map_new();
 	size_t it = 0;
 	const void *k;
 	void *v;
 
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), top, &u);
-	while (hog_map_next(u.refs, &it, &k, &v))
-		if ((intptr_t)v > (intptr_t)hog_map_get(u.calls, k))
-			hog_map_put(addr, k, (void *)1);
+	while (hog_map_next(u.refs, &it, &k, &v)) {
+		intptr_t taken = (intptr_t)v - (intptr_t)hog_map_get(u.calls, k);
+
+		if (taken > 0)
+			hog_map_put(addr, k, (void *)(taken ==
+				(intptr_t)hog_map_get(u.args, k) ? LC_ADDR_ARGS : LC_ADDR));
+	}
 	hog_map_free(u.refs);
 	hog_map_free(u.calls);
+	hog_map_free(u.args);
 	return addr;
 }
 
@@ -321,7 +368,7 @@ void lc_init_stores(CXCursor init, const struct hog_rules *rules,
 	struct inits in = { .rules = rules, .store = store, .arg = arg };
 	CXCursor l = list_of(init);
 
-	if (!clang_Cursor_isNull(l) && rules->ctx_rules.n)
+	if (!clang_Cursor_isNull(l))
 		init_list(&in, l, 0);
 }
 

@@ -677,7 +677,7 @@ static int rd_func(struct rd *r, struct hog_func **fp, struct hog_vec *blocks)
 	if (!(w = get_name(r)))
 		return -1;
 	snprintf(name, sizeof(name), "%s", w);
-	if (get_int(r, &is_static, 0, 7))
+	if (get_int(r, &is_static, 0, 15))
 		return -1;
 	if (!(w = get_name(r)))
 		return -1;

@@ -171,10 +171,13 @@ struct hog_annot {
  * record's static word (docs/ir.md): its address is taken somewhere in
  * its unit (code or a static initializer, .store = f), so it may have
  * callers nobody sees; it is marked cold (__cold, and so __init and
- * __exit): the programmer says it rarely runs.
+ * __exit): the programmer says it rarely runs; every use of its address
+ * is an argument of a direct call (on_each_cpu(f, ...)), none a store,
+ * an initializer or another expression (HOG_FN_ARGS, with HOG_FN_ADDR).
  */
 #define HOG_FN_ADDR	1u
 #define HOG_FN_COLD	2u
+#define HOG_FN_ARGS	4u
 
 struct hog_func {
 	const char *name;	/* interned */

@@ -761,7 +761,7 @@ static const char *store_alias(struct fs *fs, const struct held *h, const char *
  */
 void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
-	const char *dst, *val;
+	const char *dst, *val, *cls;
 	int i, j;
 
 	if (e->nargs < 2)
@@ -770,8 +770,9 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 	val = val_addr(fs, &e->args[1]);
 	if (!dst || !val)
 		return;
-	/* a callback registered (rules: context), no lock pointer stored */
-	if (hog_rules_ctx_field(fs->c->rules, hog_expr_class(fs->c->strs, dst)))
+	/* a callback registered (rules: context, rare), no lock pointer stored */
+	cls = hog_expr_class(fs->c->strs, dst);
+	if (cls && (hog_rules_ctx_field(fs->c->rules, cls) || hog_rules_is_rare(fs->c->rules, cls)))
 		return;
 	dst = hog_expr_append(fs->c->strs, dst, "^");
 	for (i = 0; i < set->n; i++) {

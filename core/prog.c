@@ -467,9 +467,9 @@ static void rare_stores(struct hog_prog *p, struct fnode *n)
  * such calls only is, for rarity, called by the functions that make
  * them: on_each_cpu() from a sysfs store runs fn when an administrator
  * writes.  Any other use of the address (a phi, another call's
- * argument, an initializer) leaves it an entry anyone may run.  A store
- * to a field no rule names is not in the IR (docs/ir.md): that use is
- * not seen.
+ * argument, an initializer, a store: the frontend's HOG_FN_ARGS says
+ * there is none outside call arguments) leaves it an entry anyone may
+ * run.
  */
 static void per_call_callers(struct hog_prog *p, struct hog_vec *callers)
 {
@@ -515,8 +515,8 @@ static void per_call_callers(struct hog_prog *p, struct hog_vec *callers)
 		struct fnode *cb = p->nodes.v[i];
 
 		/* its direct callers are in callers[] already */
-		if (reg[i].n && !other[i] && !cb->rare && cb->f->is_static &&
-		    cb->f->file == cb->f->tu) {
+		if (reg[i].n && !other[i] && (cb->f->flags & HOG_FN_ARGS) && !cb->rare &&
+		    cb->f->is_static && cb->f->file == cb->f->tu) {
 			for (k = 0; k < reg[i].n; k++)
 				if (reg[i].v[k] != cb)
 					hog_vec_push(&callers[i], reg[i].v[k]);

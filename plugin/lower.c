@@ -3523,6 +3523,35 @@ bool lh_lower_changes_cfg(void)
  * after the call graph is built, so address_taken already counts every
  * &fn of the unit, static initializers (.store = fn) included.
  */
+/* Is every use of n's address an argument of a call (on_each_cpu(n, ...))? */
+static bool address_only_args(cgraph_node *n)
+{
+	ipa_ref *ref;
+	unsigned i, k;
+	int uses = 0;
+
+	for (i = 0; n->iterate_referring(i, ref); i++) {
+		gcall *c = ref->stmt ? dyn_cast<gcall *>(ref->stmt) : NULL;
+		bool arg = false;
+
+		if (ref->use != IPA_REF_ADDR)
+			continue;
+		/* a static initializer's reference has no statement */
+		if (!c || !is_a<cgraph_node *>(ref->referring))
+			return false;
+		for (k = 0; k < gimple_call_num_args(c); k++) {
+			tree a = gimple_call_arg(c, k);
+
+			STRIP_NOPS(a);
+			arg |= TREE_CODE(a) == ADDR_EXPR && TREE_OPERAND(a, 0) == n->decl;
+		}
+		if (!arg)
+			return false;
+		uses++;
+	}
+	return uses > 0;
+}
+
 static unsigned fn_flags(tree fn)
 {
 	cgraph_node *n = cgraph_node::get(fn);
@@ -3530,6 +3559,8 @@ static unsigned fn_flags(tree fn)
 
 	if (!n || n->address_taken)
 		flags |= HOG_FN_ADDR;
+	if (n && n->address_taken && address_only_args(n))
+		flags |= HOG_FN_ARGS;
 	if (lookup_attribute("cold", DECL_ATTRIBUTES(fn)))
 		flags |= HOG_FN_COLD;
 	return flags;

@@ -521,7 +521,7 @@ static void test_read_bad_values(void **state)
 	expect_read_err(t, FN "B 0 -\nE c x 1 g -1 0\n", "line 5: bad number");
 	expect_read_err(t, FN "B 0 -\nE c 2 1 g -2 0\n", "line 5: bad number");
 	expect_read_err(t, FN "B 0 -\nE c 2 1 g -1 257\n", "line 5: bad number");
-	expect_read_err(t, HDR "F f 8 a.c 1 0 0\n", "line 3: bad number");
+	expect_read_err(t, HDR "F f 16 a.c 1 0 0\n", "line 3: bad number");
 	expect_read_err(t, HDR "F f 0 a.c 1 0 1\n", "line 3: missing field");
 	expect_read_err(t, HDR "F f 0 a.c 1 0 0 extra\n", "line 3: trailing text");
 	expect_read_err(t, HDR "F f 0 a.c 1 99999999999 0\n", "line 3: bad number");
