@@ -233,6 +233,18 @@ static CXCursor value_function(CXCursor v)
 }
 
 static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth);
+static CXCursor list_of(CXCursor v);
+
+/* A positional value for a struct or array field that is not one: braces elided */
+static int elided(CXCursor field, CXCursor v)
+{
+	CXType ft = clang_getCanonicalType(clang_getCursorType(field));
+	CXType vt = clang_getCanonicalType(clang_getCursorType(v));
+
+	if (ft.kind != CXType_Record && ft.kind != CXType_ConstantArray)
+		return 0;
+	return clang_Cursor_isNull(list_of(v)) && !clang_equalTypes(ft, vt);
+}
 
 static void init_list(struct inits *in, CXCursor list, int depth)
 {
@@ -259,6 +271,17 @@ static void init_list(struct inits *in, CXCursor list, int depth)
 			c = d.c[1];
 		} else if (rec && idx < fs.n) {
 			field = fs.f[idx];
+			/*
+			 * { "e", 0644, e_show, e_store } with the first two
+			 * filling a struct member's fields (brace elision):
+			 * the visitor sees the list as written, so the
+			 * positions no longer name fields; only a designator
+			 * names one again.
+			 */
+			if (elided(field, c))
+				idx = fs.n;
+			if (idx >= fs.n)
+				field = clang_getNullCursor();
 		}
 		free(d.c);
 		init_value(in, field, c, depth);
