@@ -250,7 +250,6 @@ struct hog_map *lc_uses_scan(CXTranslationUnit tu, struct hog_strtab *strs);
 int lc_is_cold(CXTranslationUnit tu, CXCursor fn);
 /* G records: the main file's static initializers storing a function in a field the rules name */
 void lc_inits_scan(CXTranslationUnit tu, struct hog_module *m, const struct hog_rules *rules);
-int lc_callback_field(const struct hog_rules *r, const char *cls);
 void lc_init_stores(CXCursor init, const struct hog_rules *rules,
 		    void (*store)(void *arg, const char *path, CXCursor fn), void *arg);
 

@@ -1105,7 +1105,7 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 
 		lc_init_stores(r, F->rules, init_store, &at);
 	}
-	if (a && callback_store(r, v) && lc_callback_field(F->rules, hog_expr_class(F->m->strs, a))) {
+	if (a && callback_store(r, v) && hog_rules_callback_field(F->rules, hog_expr_class(F->m->strs, a))) {
 		struct lc_ev *ev;
 
 		at_op(F, e);

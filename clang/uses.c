@@ -329,23 +329,27 @@ static char *field_class(CXCursor field)
 	return cls;
 }
 
+/* The path one field further down: "T.f" below the list walked, or "T.f/U.g" */
+static char *path_down(const struct inits *in, const char *cls)
+{
+	return in->path ? hog_xasprintf("%s/%s", in->path, cls) : hog_xstrdup(cls);
+}
+
+/* fn in field cls: a store in code (in->store), else a static initializer's G record */
 static void init_found(struct inits *in, const char *cls, CXCursor fn)
 {
-	char *n;
+	char *s;
 
+	if (!hog_rules_callback_field(in->rules, cls))
+		return;
 	if (in->store) {
-		char *path = in->path ? hog_xasprintf("%s/%s", in->path, cls) : hog_xstrdup(cls);
-
-		if (lc_callback_field(in->rules, cls))
-			in->store(in->arg, path, fn);
-		free(path);
-		return;
+		s = path_down(in, cls);
+		in->store(in->arg, s, fn);
+	} else {
+		s = lc_spell(fn);
+		hog_module_add_reg(in->m, in->var, in->line, cls, s);
 	}
-	if (!hog_rules_ctx_field(in->rules, cls) && !hog_rules_is_rare(in->rules, cls))
-		return;
-	n = lc_spell(fn);
-	hog_module_add_reg(in->m, in->var, in->line, cls, n);
-	free(n);
+	free(s);
 }
 
 static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
@@ -360,7 +364,7 @@ static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
 
 		/* a store in code needs the way down; a static one only the field */
 		if (in->store && cls) {
-			path = up ? hog_xasprintf("%s/%s", up, cls) : hog_xstrdup(cls);
+			path = path_down(in, cls);
 			in->path = path;
 		}
 		if (!in->store || cls)
@@ -371,12 +375,6 @@ static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
 		init_found(in, cls, fn);
 	}
 	free(cls);
-}
-
-/* A field a "context" or a "rare" rule names: a store there registers the function */
-int lc_callback_field(const struct hog_rules *r, const char *cls)
-{
-	return cls && (hog_rules_ctx_field(r, cls) || hog_rules_is_rare(r, cls));
 }
 
 /*

@@ -761,7 +761,7 @@ static const char *store_alias(struct fs *fs, const struct held *h, const char *
  */
 void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
-	const char *dst, *val, *cls;
+	const char *dst, *val;
 	int i, j;
 
 	if (e->nargs < 2)
@@ -771,8 +771,7 @@ void apply_store(struct fs *fs, struct tset *set, const struct hog_event *e)
 	if (!dst || !val)
 		return;
 	/* a callback registered (rules: context, rare), no lock pointer stored */
-	cls = hog_expr_class(fs->c->strs, dst);
-	if (cls && (hog_rules_ctx_field(fs->c->rules, cls) || hog_rules_is_rare(fs->c->rules, cls)))
+	if (hog_rules_callback_field(fs->c->rules, hog_expr_class(fs->c->strs, dst)))
 		return;
 	dst = hog_expr_append(fs->c->strs, dst, "^");
 	for (i = 0; i < set->n; i++) {

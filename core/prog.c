@@ -24,6 +24,13 @@ struct fnode {
 	int self_edge;
 	int group;		/* solve_scc(): 1 + its place in the group being solved, else 0 */
 	int addr;		/* its address is a value somewhere: callers we cannot see */
+	/*
+	 * mark_addresses(): the functions whose per-call registrations
+	 * (on_each_cpu(fn)) pass it, and whether its address is a value
+	 * anywhere else too; per_call_callers() reads and frees them
+	 */
+	struct hog_vec percall;
+	int addr_other;
 	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
 	const char *rare_by;	/* a root's rule word; NULL when it is cold */
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
@@ -353,6 +360,8 @@ static void find_registrations(struct hog_prog *p)
  * Functions whose address is a value: in the frontend's view of the
  * whole unit (HOG_FN_ADDR, static initializers included), or in an
  * event or phi of the IR.  Their callers are not all in the call graph.
+ * An argument of a per-call registration (on_each_cpu(fn)) is filed
+ * under fn for per_call_callers(); any other use marks addr_other.
  */
 static void mark_addresses(struct hog_prog *p)
 {
@@ -370,7 +379,7 @@ static void mark_addresses(struct hog_prog *p)
 
 		for (k = 0; k < m->nregs; k++)
 			if ((fn = resolve_in(p, m->tu, m->regs[k].func)))
-				fn->addr = 1;
+				fn->addr = fn->addr_other = 1;
 	}
 	for (i = 0; i < p->nodes.n; i++) {
 		struct fnode *n = p->nodes.v[i], *fn;
@@ -378,14 +387,25 @@ static void mark_addresses(struct hog_prog *p)
 		for (b = 0; b < n->f->nblocks; b++) {
 			const struct hog_block *bb = &n->f->blocks[b];
 
-			for (e = 0; e < bb->nev; e++)
-				for (k = 0; k < bb->ev[e].nargs; k++)
-					if ((fn = func_at(p, n->f, &bb->ev[e].args[k])))
-						fn->addr = 1;
+			for (e = 0; e < bb->nev; e++) {
+				const struct hog_event *ev = &bb->ev[e];
+				const struct hog_ctx_rule *r = ev->kind == HE_CALL ?
+					hog_rules_ctx_call(p->rules, ev->callee) : NULL;
+
+				for (k = 0; k < ev->nargs; k++) {
+					if (!(fn = func_at(p, n->f, &ev->args[k])))
+						continue;
+					fn->addr = 1;
+					if (r && r->per_call && r->arg == k)
+						hog_vec_push(&fn->percall, n);
+					else
+						fn->addr_other = 1;
+				}
+			}
 			for (e = 0; e < bb->nphi; e++)
 				for (k = 0; k < bb->phi[e].n; k++)
 					if ((fn = func_at(p, n->f, &bb->phi[e].val[k])))
-						fn->addr = 1;
+						fn->addr = fn->addr_other = 1;
 		}
 	}
 }
@@ -473,60 +493,22 @@ static void rare_stores(struct hog_prog *p, struct fnode *n)
  */
 static void per_call_callers(struct hog_prog *p, struct hog_vec *callers)
 {
-	struct hog_vec *reg = hog_xcalloc(p->nodes.n + 1, sizeof(*reg));
-	char *other = hog_xcalloc(p->nodes.n + 1, 1);
-	int i, b, e, k;
+	int i, k;
 
-	for (i = 0; i < p->mods.n; i++) {
-		const struct hog_module *m = p->mods.v[i];
-		struct fnode *fn;
-
-		for (k = 0; k < m->nregs; k++)
-			if ((fn = resolve_in(p, m->tu, m->regs[k].func)))
-				other[fn->index - 1] = 1;
-	}
-	for (i = 0; i < p->nodes.n; i++) {
-		struct fnode *n = p->nodes.v[i], *cb;
-
-		for (b = 0; b < n->f->nblocks; b++) {
-			const struct hog_block *bb = &n->f->blocks[b];
-
-			for (e = 0; e < bb->nev; e++) {
-				const struct hog_event *ev = &bb->ev[e];
-				const struct hog_ctx_rule *r = ev->kind == HE_CALL ?
-					hog_rules_ctx_call(p->rules, ev->callee) : NULL;
-
-				for (k = 0; k < ev->nargs; k++) {
-					if (!(cb = func_at(p, n->f, &ev->args[k])))
-						continue;
-					if (r && r->per_call && r->arg == k)
-						hog_vec_push(&reg[cb->index - 1], n);
-					else
-						other[cb->index - 1] = 1;
-				}
-			}
-			for (e = 0; e < bb->nphi; e++)
-				for (k = 0; k < bb->phi[e].n; k++)
-					if ((cb = func_at(p, n->f, &bb->phi[e].val[k])))
-						other[cb->index - 1] = 1;
-		}
-	}
 	for (i = 0; i < p->nodes.n; i++) {
 		struct fnode *cb = p->nodes.v[i];
 
 		/* its direct callers are in callers[] already */
-		if (reg[i].n && !other[i] && (cb->f->flags & HOG_FN_ARGS) && !cb->rare &&
+		if (cb->percall.n && !cb->addr_other && (cb->f->flags & HOG_FN_ARGS) && !cb->rare &&
 		    cb->f->is_static && cb->f->file == cb->f->tu) {
-			for (k = 0; k < reg[i].n; k++)
-				if (reg[i].v[k] != cb)
-					hog_vec_push(&callers[i], reg[i].v[k]);
+			for (k = 0; k < cb->percall.n; k++)
+				if (cb->percall.v[k] != cb)
+					hog_vec_push(&callers[i], cb->percall.v[k]);
 		} else if (cb->addr) {
 			callers[i].n = 0;
 		}
-		hog_vec_free(&reg[i]);
+		hog_vec_free(&cb->percall);
 	}
-	free(reg);
-	free(other);
 }
 
 static void mark_rare(struct hog_prog *p)

@@ -989,6 +989,11 @@ const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const 
 	return NULL;
 }
 
+int hog_rules_callback_field(const struct hog_rules *r, const char *cls)
+{
+	return hog_rules_ctx_field(r, cls) || hog_rules_is_rare(r, cls);
+}
+
 const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const char *name)
 {
 	int i;

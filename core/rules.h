@@ -343,6 +343,12 @@ int hog_rules_ref_put(const struct hog_rules *r, const char *name);
  */
 const struct hog_ctx_rule *hog_rules_ctx_call(const struct hog_rules *r, const char *name);
 const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const char *cls);
+/*
+ * Does a store of a function to the field cls register it: a "context"
+ * field= rule, or a "rare" STRUCT.FIELD (a sysfs .store)?  The frontends
+ * write such stores and initializers; NULL is no field.
+ */
+int hog_rules_callback_field(const struct hog_rules *r, const char *cls);
 /* The "context-mode" rule for an init call's name, NULL if none. */
 const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const char *name);
 /* The "context-test" rule of name: its index, or -1; and the rule at an index. */

@@ -47,7 +47,7 @@ static void walk_init(const struct inits *in, tree var, tree init, int depth)
 			continue;
 		cls = concat(lh_struct_name(DECL_CONTEXT(idx)), ".",
 			     IDENTIFIER_POINTER(DECL_NAME(idx)), NULL);
-		if (hog_rules_ctx_field(in->rules, cls) || hog_rules_is_rare(in->rules, cls)) {
+		if (hog_rules_callback_field(in->rules, cls)) {
 			location_t at = DECL_SOURCE_LOCATION(var);
 
 			hog_module_add_reg(in->m, IDENTIFIER_POINTER(DECL_NAME(var)),

@@ -396,12 +396,6 @@ static bool lower_field_store(struct lower *L, struct hog_block *b, tree lhs, tr
  * registration of cb as a callback; attr->store = cb, to a field a
  * "rare" rule names: cb is a rare entry (docs/ir.md, the w event).
  */
-/* A field a "context" or a "rare" rule names: a store there registers the function */
-static bool callback_field(const struct hog_rules *r, const char *cls)
-{
-	return cls && (hog_rules_ctx_field(r, cls) || hog_rules_is_rare(r, cls));
-}
-
 static bool lower_callback_store(struct lower *L, struct hog_block *b, tree lhs, tree rhs)
 {
 	struct hog_event *e;
@@ -410,7 +404,7 @@ static bool lower_callback_store(struct lower *L, struct hog_block *b, tree lhs,
 	if (TREE_CODE(rhs) != ADDR_EXPR || TREE_CODE(TREE_OPERAND(rhs, 0)) != FUNCTION_DECL)
 		return false;
 	dst = lh_address(L->m, lhs);
-	if (!dst || !callback_field(L->rules, hog_expr_class(L->m->strs, dst))) {
+	if (!dst || !hog_rules_callback_field(L->rules, hog_expr_class(L->m->strs, dst))) {
 		/* ops->cb = fn after ops->cb = NULL: the field is not NULL any more */
 		lower_field_store(L, b, lhs, rhs);
 		return true;
