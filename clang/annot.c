@@ -99,11 +99,6 @@ struct find_field {
 	int found;
 };
 
-static int anonymous(const char *n)
-{
-	return !*n || strstr(n, "(anonymous") || strstr(n, "(unnamed");
-}
-
 static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
 {
 	struct find_field *ff = d;
@@ -112,7 +107,7 @@ static enum CXVisitorResult visit_field(CXCursor c, CXClientData d)
 	if (!strcmp(n, ff->name)) {
 		ff->type = clang_getCursorType(c);
 		ff->found = 1;
-	} else if (anonymous(n) || clang_Cursor_isAnonymousRecordDecl(c)) {
+	} else if (lc_anonymous(n) || clang_Cursor_isAnonymousRecordDecl(c)) {
 		/* a member of an anonymous struct or union is the outer struct's */
 		clang_Type_visitFields(clang_getCanonicalType(clang_getCursorType(c)),
 				       visit_field, ff);

@@ -262,6 +262,11 @@ struct kids {
 struct kids lc_kids_of(CXCursor c);
 /* a cursor's spelling, malloc'ed ("" for none) */
 char *lc_spell(CXCursor c);
+/* a spelling clang gives a member or record with no name */
+int lc_anonymous(const char *n);
+/* a cursor's canonical type; whether a type is an array of any kind */
+CXType lc_canon(CXCursor c);
+int lc_is_array_type(CXType t);
 const char *lc_record_tag(struct lc_fn *F, CXType t);
 int lc_display_col(CXTranslationUnit tu, CXFile file, unsigned col, unsigned off);
 struct hog_func *lc_lower_function(struct hog_module *m, const struct hog_rules *rules,

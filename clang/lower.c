@@ -55,6 +55,12 @@ static struct kids expr_kids(CXCursor c)
 	return k;
 }
 
+/* clang spells an anonymous member "struct page::(anonymous at ...)" */
+int lc_anonymous(const char *n)
+{
+	return !*n || strstr(n, "(anonymous") || strstr(n, "(unnamed");
+}
+
 char *lc_spell(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);
@@ -195,7 +201,7 @@ static void at_op(struct lc_fn *F, CXCursor e)
 
 /* ---- types and constants ---- */
 
-static CXType canon(CXCursor c)
+CXType lc_canon(CXCursor c)
 {
 	return clang_getCanonicalType(clang_getCursorType(c));
 }
@@ -206,7 +212,7 @@ static int is_ptr_type(CXType t)
 	return t.kind == CXType_Pointer || t.kind == CXType_BlockPointer;
 }
 
-static int is_array_type(CXType t)
+int lc_is_array_type(CXType t)
 {
 	t = clang_getCanonicalType(t);
 	return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
@@ -491,7 +497,7 @@ static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
 	if (clang_isVolatileQualifiedType(t))
 		lc_moved(F, a);
 
-	if (is_array_type(t))
+	if (lc_is_array_type(t))
 		return aval(a);
 	if (is_ptr_type(t))
 		return aval(lc_cat(F, a, "^"));
@@ -547,16 +553,10 @@ const char *lc_record_tag(struct lc_fn *F, CXType t)
 	return record_tag(F, t);
 }
 
-/* clang spells an anonymous member "struct page::(anonymous at ...)" */
-static int anonymous_name(const char *n)
-{
-	return !*n || strstr(n, "(anonymous") || strstr(n, "(unnamed");
-}
-
 static int field_anonymous(CXCursor member)
 {
 	char *n = lc_spell(clang_getCursorReferenced(member));
-	int anon = anonymous_name(n);
+	int anon = lc_anonymous(n);
 
 	free(n);
 	return anon;
@@ -564,7 +564,7 @@ static int field_anonymous(CXCursor member)
 
 static CXType base_record(CXCursor base)
 {
-	CXType t = canon(base);
+	CXType t = lc_canon(base);
 
 	return t.kind == CXType_Pointer ? clang_getCanonicalType(clang_getPointeeType(t)) : t;
 }
@@ -640,7 +640,7 @@ static const char *member_addr(struct lc_fn *F, CXCursor e)
 		lc_other_write(F, b);
 	}
 	fname = lc_spell(clang_getCursorReferenced(e));
-	if (anonymous_name(fname)) {
+	if (lc_anonymous(fname)) {
 		free(fname);
 		return b;	/* an anonymous member adds no step */
 	}
@@ -658,7 +658,7 @@ static const char *index_addr(struct lc_fn *F, CXCursor e)
 	struct hog_val idx;
 
 	if (ch.n == 2) {
-		if (is_array_type(clang_getCursorType(strip(ch.c[0])))) {
+		if (lc_is_array_type(clang_getCursorType(strip(ch.c[0])))) {
 			b = lc_cat(F, lv(F, strip(ch.c[0])), "[]");
 			rv(F, ch.c[1], 1);
 		} else {
@@ -755,7 +755,7 @@ static struct hog_val read_decl(struct lc_fn *F, CXCursor e)
 		snprintf(buf, sizeof(buf), "$%d", F->loc[li].param);
 		return aval(hog_intern(F->m->strs, buf));
 	}
-	if (!is_scalar_type(clang_getCursorType(d)) && !is_array_type(clang_getCursorType(d)))
+	if (!is_scalar_type(clang_getCursorType(d)) && !lc_is_array_type(clang_getCursorType(d)))
 		return fresh(F, VK_NONE);
 	return load(F, decl_addr(F, d), clang_getCursorType(d));
 }
@@ -868,7 +868,7 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 	case CXUnaryOperator_Deref: {
 		const char *a = lc_addr_of(F, rv(F, x, 1));
 
-		if (!is_scalar_type(clang_getCursorType(e)) && !is_array_type(clang_getCursorType(e)))
+		if (!is_scalar_type(clang_getCursorType(e)) && !lc_is_array_type(clang_getCursorType(e)))
 			return fresh(F, VK_NONE);
 		return load(F, a, clang_getCursorType(e));
 	}
@@ -1064,22 +1064,24 @@ struct init_at {
 	const char *a;
 };
 
-/* *csd = CSD_INIT(fn, info): csd->func = fn, as GCC splits the assignment */
+/* *csd = CSD_INIT(fn, info): csd->func = fn, as GCC splits the assignment (path "/T.f") */
 static void init_store(void *arg, const char *path, CXCursor fn)
 {
 	struct init_at *at = arg;
 	struct lc_fn *F = at->F;
 	const char *f = func_addr(F, fn);
-	char *steps = hog_xasprintf("/%s", path);
 	struct lc_ev *ev;
 
 	if (f) {
-		at_op(F, at->e);
+		/* a declaration is at its name, as GCC puts it; an assignment at its operator */
+		if (clang_getCursorKind(at->e) == CXCursor_VarDecl)
+			lc_where(F, at->e, NULL, &F->line, &F->col);
+		else
+			at_op(F, at->e);
 		ev = lc_emit(F, HE_STORE, NULL, -1, 2);
-		ev->a[0] = aval(hog_expr_append(F->m->strs, at->a, steps));
+		ev->a[0] = aval(hog_expr_append(F->m->strs, at->a, path));
 		ev->a[1] = aval(f);
 	}
-	free(steps);
 }
 
 static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r)
@@ -1956,6 +1958,7 @@ static struct hog_val rv(struct lc_fn *F, CXCursor e, int used)
 				return fresh(F, VK_NONE);
 			return v;
 		}
+		free(ch.c);	/* evaluated with the other kids below */
 		break;
 	case CXCursor_DeclRefExpr:
 		return read_decl(F, e);
@@ -1964,7 +1967,7 @@ static struct hog_val rv(struct lc_fn *F, CXCursor e, int used)
 		const char *a = lv(F, e);
 
 		if (!is_scalar_type(clang_getCursorType(e)) &&
-		    !is_array_type(clang_getCursorType(e)))
+		    !lc_is_array_type(clang_getCursorType(e)))
 			return fresh(F, VK_NONE);
 		return load(F, a, clang_getCursorType(e));
 	}
@@ -2815,7 +2818,7 @@ static void return_stmt(struct lc_fn *F, CXCursor c, struct kids *ch)
 			place = guard_place(F, clang_getCursorReferenced(e));
 		if (place)
 			v = aval(lc_cat(F, place, "^"));
-		else if (canon(ch->c[0]).kind == CXType_Record)
+		else if (lc_canon(ch->c[0]).kind == CXType_Record)
 			rv(F, ch->c[0], 0);	/* a struct returned: GCC's value is none */
 		else
 			v = rv(F, ch->c[0], 1);
@@ -2940,6 +2943,16 @@ static int guard_init(struct lc_fn *F, CXCursor var, CXCursor init)
 	return 1;
 }
 
+/* struct irq_work w = IRQ_WORK_INIT(fn): w.func = fn, at w, as GCC splits it */
+static void local_init(struct lc_fn *F, CXCursor var, CXCursor init)
+{
+	struct init_at at = { F, var, decl_addr(F, var) };
+
+	rv(F, init, 0);
+	if (at.a)
+		lc_init_stores(init, F->rules, init_store, &at);
+}
+
 static void decl_stmt(struct lc_fn *F, CXCursor c)
 {
 	struct kids ch = lc_kids_of(c);
@@ -2963,7 +2976,7 @@ static void decl_stmt(struct lc_fn *F, CXCursor c)
 		} else if (li >= 0 && is_scalar_type(clang_getCursorType(d))) {
 			store_percpu(F, li, rv(F, init, 1));
 		} else {
-			rv(F, init, 0);
+			local_init(F, d, init);
 		}
 		lc_cleanup_decl(F, d, F->scope);
 	}

@@ -177,12 +177,15 @@ int lc_is_cold(CXTranslationUnit tu, CXCursor fn)
 
 /*
  * Static initializers that store a function in a field the rules name
- * (G records, docs/ir.md; the GCC frontend's plugin/inits.c).  The
- * visitor sees the initializer as written: ".store = f" is a designator
- * (an unexposed expression whose first child is the field's MemberRef),
- * anything else takes the next field in order.
+ * (G records, docs/ir.md; the GCC frontend's plugin/inits.c), and the
+ * stores a struct assigned or declared from one makes in code.  The
+ * visitor sees the initializer as written: ".a.b[2].f = v" is a
+ * designator (an unexposed expression of type void whose children are
+ * a MemberRef for each field, an index for each element, then the
+ * value); anything else takes the next field or element in order.
  */
-#define INIT_DEPTH 8
+#define INIT_DEPTH 8	/* nested lists, as plugin/inits.c counts constructors */
+#define STORE_DEPTH 32	/* GCC splits a store in code field by field, at any depth */
 
 struct inits {
 	CXTranslationUnit tu;
@@ -193,7 +196,7 @@ struct inits {
 	/* in code (lc_init_stores()): each store found, by its field path */
 	void (*store)(void *arg, const char *path, CXCursor fn);
 	void *arg;
-	const char *path;	/* "T.f/U.g" down to the list being walked, or NULL */
+	char *path;	/* "/T.f[]/U.g" down to the list being walked, or NULL */
 };
 
 struct fields {
@@ -208,6 +211,19 @@ static enum CXVisitorResult add_field(CXCursor c, CXClientData d)
 	if (fs->n < 256)
 		fs->f[fs->n++] = c;
 	return CXVisit_Continue;
+}
+
+/* A member of anonymous struct or union type: its fields are the outer struct's */
+static int anon_member(CXCursor field)
+{
+	return clang_Cursor_isAnonymousRecordDecl(clang_getTypeDeclaration(lc_canon(field)));
+}
+
+/* .f = v, [2] = v, .a.b[2].f = v: an unexposed expression of type void */
+static int designator(CXCursor c, const struct kids *d)
+{
+	return clang_getCursorKind(c) == CXCursor_UnexposedExpr &&
+	       clang_getCursorType(c).kind == CXType_Void && d->n >= 2;
 }
 
 /* The function a value names (f, &f, (void *)f), or a null cursor. */
@@ -230,63 +246,6 @@ static CXCursor value_function(CXCursor v)
 			break;
 	}
 	return clang_getNullCursor();
-}
-
-static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth);
-static CXCursor list_of(CXCursor v);
-
-/* A positional value for a struct or array field that is not one: braces elided */
-static int elided(CXCursor field, CXCursor v)
-{
-	CXType ft = clang_getCanonicalType(clang_getCursorType(field));
-	CXType vt = clang_getCanonicalType(clang_getCursorType(v));
-
-	if (ft.kind != CXType_Record && ft.kind != CXType_ConstantArray)
-		return 0;
-	return clang_Cursor_isNull(list_of(v)) && !clang_equalTypes(ft, vt);
-}
-
-static void init_list(struct inits *in, CXCursor list, int depth)
-{
-	CXType t = clang_getCanonicalType(clang_getCursorType(list));
-	struct fields fs = { .n = 0 };
-	struct kids k;
-	int i, j, idx = 0, rec = t.kind == CXType_Record;
-
-	if (depth > INIT_DEPTH)
-		return;
-	if (rec)
-		clang_Type_visitFields(t, add_field, &fs);
-	k = lc_kids_of(list);
-	for (i = 0; i < k.n; i++, idx++) {
-		CXCursor c = k.c[i], field = clang_getNullCursor();
-		struct kids d = lc_kids_of(c);
-
-		if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && d.n == 2 &&
-		    clang_getCursorKind(d.c[0]) == CXCursor_MemberRef) {
-			field = clang_getCursorReferenced(d.c[0]);
-			for (j = 0; j < fs.n; j++)
-				if (clang_equalCursors(fs.f[j], field))
-					idx = j;
-			c = d.c[1];
-		} else if (rec && idx < fs.n) {
-			field = fs.f[idx];
-			/*
-			 * { "e", 0644, e_show, e_store } with the first two
-			 * filling a struct member's fields (brace elision):
-			 * the visitor sees the list as written, so the
-			 * positions no longer name fields; only a designator
-			 * names one again.
-			 */
-			if (elided(field, c))
-				idx = fs.n;
-			if (idx >= fs.n)
-				field = clang_getNullCursor();
-		}
-		free(d.c);
-		init_value(in, field, c, depth);
-	}
-	free(k.c);
 }
 
 /*
@@ -318,21 +277,90 @@ static CXCursor list_of(CXCursor v)
 	return clang_getCursorKind(v) == CXCursor_InitListExpr ? v : clang_getNullCursor();
 }
 
-/* The field's class, "TAG.FIELD", or NULL (an anonymous struct's) */
+/*
+ * The field's class, "TAG.FIELD", or NULL for an anonymous member.  A
+ * field of an anonymous struct or union is the named struct's around
+ * it, and one of a named member of an unnamed type is "?"'s, as GCC
+ * spells them: anon.csd for struct anon { union { call_single_data_t
+ * csd; }; }, ?.csd for struct s2 { union { ... } u; }.
+ */
 static char *field_class(CXCursor field)
 {
-	char *s = lc_spell(clang_getCursorSemanticParent(field)), *f = lc_spell(field);
-	char *cls = *s && *f ? hog_xasprintf("%s.%s", s, f) : NULL;
+	CXCursor p = clang_getCursorSemanticParent(field);
+	char *s = lc_spell(p), *f = lc_spell(field), *cls = NULL;
+	int depth = 0;
 
+	while (lc_anonymous(s) && clang_Cursor_isAnonymousRecordDecl(p) && depth++ < INIT_DEPTH) {
+		free(s);
+		p = clang_getCursorSemanticParent(p);
+		s = lc_spell(p);
+	}
+	if (!lc_anonymous(f))
+		cls = hog_xasprintf("%s.%s", lc_anonymous(s) ? "?" : s, f);
 	free(s);
 	free(f);
 	return cls;
 }
 
-/* The path one field further down: "T.f" below the list walked, or "T.f/U.g" */
-static char *path_down(const struct inits *in, const char *cls)
+/* A positional value for a struct or array field that is not one: braces elided */
+static int elided(CXCursor field, CXCursor v)
 {
-	return in->path ? hog_xasprintf("%s/%s", in->path, cls) : hog_xstrdup(cls);
+	CXType ft = lc_canon(field), vt = lc_canon(v);
+
+	if (ft.kind != CXType_Record && !lc_is_array_type(ft))
+		return 0;
+	return clang_Cursor_isNull(list_of(v)) && !clang_equalTypes(ft, vt);
+}
+
+/*
+ * The path of a store in code, "/T.f[]/U.g", one step at a time.  A
+ * walk down takes a copy of its own (path_push()) and gives it back
+ * (path_pop()).
+ */
+static char *path_push(struct inits *in)
+{
+	char *up = in->path;
+
+	in->path = up ? hog_xstrdup(up) : NULL;
+	return up;
+}
+
+static void path_pop(struct inits *in, char *up)
+{
+	free(in->path);
+	in->path = up;
+}
+
+static void path_add(struct inits *in, const char *step)
+{
+	char *p = hog_xasprintf("%s%s", in->path ? in->path : "", step);
+
+	free(in->path);
+	in->path = p;
+}
+
+/* Into a field: a store in code names it on the path; 0 if it cannot */
+static int path_field(struct inits *in, CXCursor field)
+{
+	char *cls, *step;
+
+	if (!in->store || anon_member(field))
+		return 1;
+	cls = field_class(field);
+	if (!cls)
+		return 0;
+	step = hog_xasprintf("/%s", cls);
+	path_add(in, step);
+	free(step);
+	free(cls);
+	return 1;
+}
+
+static void init_list(struct inits *in, CXCursor list, int depth);
+
+static int too_deep(const struct inits *in, int depth)
+{
+	return depth > (in->store ? STORE_DEPTH : INIT_DEPTH);
 }
 
 /* fn in field cls: a store in code (in->store), else a static initializer's G record */
@@ -343,7 +371,7 @@ static void init_found(struct inits *in, const char *cls, CXCursor fn)
 	if (!hog_rules_callback_field(in->rules, cls))
 		return;
 	if (in->store) {
-		s = path_down(in, cls);
+		s = hog_xasprintf("%s/%s", in->path ? in->path : "", cls);
 		in->store(in->arg, s, fn);
 	} else {
 		s = lc_spell(fn);
@@ -352,35 +380,123 @@ static void init_found(struct inits *in, const char *cls, CXCursor fn)
 	free(s);
 }
 
+/* v for field: a list to go into, or a function stored there */
 static void init_value(struct inits *in, CXCursor field, CXCursor v, int depth)
 {
-	int isfield = !clang_Cursor_isNull(field) && clang_getCursorKind(field) == CXCursor_FieldDecl;
-	char *cls = isfield ? field_class(field) : NULL;
 	CXCursor l = list_of(v), fn;
+	char *cls, *up;
 
 	if (!clang_Cursor_isNull(l)) {
-		const char *up = in->path;
-		char *path = NULL;
-
-		/* a store in code needs the way down; a static one only the field */
-		if (in->store && cls) {
-			path = path_down(in, cls);
-			in->path = path;
-		}
-		if (!in->store || cls)
+		up = path_push(in);
+		if (path_field(in, field))
 			init_list(in, l, depth + 1);
-		in->path = up;
-		free(path);
-	} else if (cls && !clang_Cursor_isNull(fn = value_function(v))) {
-		init_found(in, cls, fn);
+		path_pop(in, up);
+		return;
 	}
+	cls = field_class(field);
+	if (cls && !clang_Cursor_isNull(fn = value_function(v)))
+		init_found(in, cls, fn);
 	free(cls);
+}
+
+/* v for an element of an array: only a list holds a field */
+static void init_elem(struct inits *in, CXCursor v, int depth)
+{
+	CXCursor l = list_of(v);
+	char *up;
+
+	if (clang_Cursor_isNull(l))
+		return;
+	up = path_push(in);
+	path_add(in, "[]");
+	init_list(in, l, depth + 1);
+	path_pop(in, up);
+}
+
+/*
+ * A designator into a list of type t: each MemberRef a field, each index
+ * of an array an element (an index past the element type is the end of
+ * a GNU range, [1 ... 3]), then the value.  Each step is a list level,
+ * as GCC nests the constructors.
+ */
+static void designated(struct inits *in, const struct kids *d, CXType t, int depth)
+{
+	CXCursor field = clang_getNullCursor(), v = d->c[d->n - 1];
+	char *up = path_push(in);
+	int i, ok = 1;
+
+	for (i = 0; i < d->n - 1 && ok; i++) {
+		/* the field before this step is on the way down */
+		if (!clang_Cursor_isNull(field)) {
+			ok = path_field(in, field);
+			depth++;
+		}
+		if (clang_getCursorKind(d->c[i]) == CXCursor_MemberRef) {
+			field = clang_getCursorReferenced(d->c[i]);
+			t = lc_canon(field);
+		} else if (lc_is_array_type(t)) {
+			field = clang_getNullCursor();
+			path_add(in, "[]");
+			t = clang_getCanonicalType(clang_getArrayElementType(t));
+			depth++;
+		}
+	}
+	if (ok && !too_deep(in, depth)) {
+		if (!clang_Cursor_isNull(field))
+			init_value(in, field, v, depth);
+		else if (!clang_Cursor_isNull(list_of(v)))
+			init_list(in, list_of(v), depth + 1);
+	}
+	path_pop(in, up);
+}
+
+static void init_list(struct inits *in, CXCursor list, int depth)
+{
+	CXType t = lc_canon(list);
+	struct fields fs = { .n = 0 };
+	struct kids k;
+	int i, j, idx = 0, rec = t.kind == CXType_Record;
+
+	if (too_deep(in, depth))
+		return;
+	if (rec)
+		clang_Type_visitFields(t, add_field, &fs);
+	k = lc_kids_of(list);
+	for (i = 0; i < k.n; i++, idx++) {
+		CXCursor c = k.c[i], field = clang_getNullCursor();
+		struct kids d = lc_kids_of(c);
+
+		if (designator(c, &d)) {
+			field = clang_getCursorReferenced(d.c[0]);
+			for (j = 0; j < fs.n; j++)
+				if (clang_equalCursors(fs.f[j], field))
+					idx = j;
+			designated(in, &d, t, depth);
+		} else if (rec && idx < fs.n) {
+			field = fs.f[idx];
+			/*
+			 * { "e", 0644, e_show, e_store } with the first two
+			 * filling a struct member's fields (brace elision):
+			 * the visitor sees the list as written, so the
+			 * positions no longer name fields; only a designator
+			 * names one again.
+			 */
+			if (elided(field, c))
+				idx = fs.n;
+			else
+				init_value(in, field, c, depth);
+		} else if (lc_is_array_type(t)) {
+			init_elem(in, c, depth);
+		}
+		free(d.c);
+	}
+	free(k.c);
 }
 
 /*
  * *csd = CSD_INIT(fn, info): the functions a struct assignment in code
  * stores to the fields the rules name (context), each with its path
- * from the struct assigned ("__call_single_data.func"), and to those
+ * from the struct assigned ("/__call_single_data.func"), and to those
  * of "rare" rules (*attr = __ATTR(...)).
  */
 void lc_init_stores(CXCursor init, const struct hog_rules *rules,
@@ -403,28 +519,62 @@ static enum CXChildVisitResult var_init(CXCursor c, CXCursor parent, CXClientDat
 	return CXChildVisit_Continue;
 }
 
-static enum CXChildVisitResult top_var(CXCursor c, CXCursor parent, CXClientData d)
+/*
+ * The line in the main file where c is expanded, 0 if it is not there:
+ * HSTATE_ATTR_WO(demote) names demote_attr by token pasting, which clang
+ * spells in its scratch space.
+ */
+static unsigned in_main_file(CXTranslationUnit tu, CXCursor c)
 {
-	struct inits *in = d;
 	CXFile file;
 	unsigned line, col, off;
+
+	clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+	if (!file || !clang_Location_isFromMainFile(clang_getLocationForOffset(tu, file, off)))
+		return 0;
+	return line;
+}
+
+/* A static variable's initializer, if it is defined in the main file */
+static void static_var(struct inits *in, CXCursor c)
+{
+	unsigned line;
 	char *n;
 
-	(void)parent;
-	if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_isCursorDefinition(c))
-		return CXChildVisit_Continue;
-	/*
-	 * Where it is expanded: HSTATE_ATTR_WO(demote) names demote_attr by
-	 * token pasting, which clang spells in its scratch space.
-	 */
-	clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
-	if (!file || !clang_Location_isFromMainFile(clang_getLocationForOffset(in->tu, file, off)))
-		return CXChildVisit_Continue;
+	if (!clang_isCursorDefinition(c) || !(line = in_main_file(in->tu, c)))
+		return;
 	n = lc_spell(c);
 	in->var = hog_intern(in->m->strs, n);
 	in->line = (int)line;
 	free(n);
 	clang_visitChildren(c, var_init, in);
+}
+
+/*
+ * A function's static variables, at any depth of its body, the
+ * initializers of its other variables included:
+ * static DEFINE_IRQ_WORK(w, fn) is a static initializer too.
+ */
+static enum CXChildVisitResult fn_var(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl ||
+	    clang_Cursor_getStorageClass(c) != CX_SC_Static)
+		return CXChildVisit_Recurse;
+	static_var(d, c);
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult top_decl(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct inits *in = d;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl)
+		static_var(in, c);
+	else if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
+		 in_main_file(in->tu, c))
+		clang_visitChildren(c, fn_var, in);
 	return CXChildVisit_Continue;
 }
 
@@ -432,5 +582,5 @@ void lc_inits_scan(CXTranslationUnit tu, struct hog_module *m, const struct hog_
 {
 	struct inits in = { .tu = tu, .m = m, .rules = rules };
 
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), top_var, &in);
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), top_decl, &in);
 }
