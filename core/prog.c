@@ -907,31 +907,47 @@ static int way_rare(const struct hog_path *w)
 	return w->rare || w->cold;
 }
 
-/* the analysis did not give up on deciding what this way holds (sleep_unsure()) */
-static int path_sure(const struct hog_path *p)
+/*
+ * How far a way vouches for a sleep's claim of a bug (sleep_unsure(),
+ * unsure_reason()): 3, the analysis is sure the lock is held and it is
+ * not a release past a last put (an error); 2, sure but past a last put
+ * (a warning); 1, a lock of its class given up under another name on
+ * the way (a warning); 0, an analysis cut short on the way (a note).
+ */
+static int way_trust(const struct hog_path *p)
 {
-	return !p->lock.maybe_rel && !(p->limits & HOG_LIMIT_UNSURE);
+	if (p->limits & HOG_LIMIT_UNSURE)
+		return 0;
+	if (p->lock.maybe_rel)
+		return 1;
+	return p->lastput ? 2 : 3;
 }
 
-static int path_better(const struct hog_rules *r, const struct hog_path *a,
+static int path_better(const struct hog_rules *r, int sleeps, const struct hog_path *a,
 		       const struct hog_path *b)
 {
-	int ba = path_boot(r, a) || path_quiesced(r, a) || path_diagnostic(r, a) ||
-		 path_anyctx(r, a) || a->rare;
-	int bb = path_boot(r, b) || path_quiesced(r, b) || path_diagnostic(r, b) ||
-		 path_anyctx(r, b) || b->rare;
+	int qa = path_boot(r, a) || path_quiesced(r, a);
+	int qb = path_boot(r, b) || path_quiesced(r, b);
+	int oa = qa || path_diagnostic(r, a) || path_anyctx(r, a) || a->rare;
+	int ob = qb || path_diagnostic(r, b) || path_anyctx(r, b) || b->rare;
 
-	/* a way from outside the boot phase (checks-off, diagnostic, any-context, rare) says more */
-	if (ba != bb)
-		return bb;
 	/*
-	 * Then one that is not cold (an error path, past a printk): the
-	 * reason a finding gives is read off its first way.  Not with the
-	 * boot phase's, nor before a way the analysis is surer of: a sleep
-	 * through a cold call stays an error, and a boot way or an unsure
-	 * one first would make it a note or a warning (sleep_unsure()).
+	 * For a sleep, a way from outside the boot phase and checks-off,
+	 * then the way that vouches most for its claim: a sleep is no
+	 * less a bug for being diagnostic, any-context or rare, and the
+	 * severity is read off the first way.  Not for other costs: their
+	 * severity does not rest on it, and a way under a spinning lock
+	 * with IRQs off says more of them than a surer one that holds less.
 	 */
-	if (!a->cold != !b->cold && path_sure(a) == path_sure(b))
+	if (sleeps && qa != qb)
+		return qb;
+	if (sleeps && way_trust(a) != way_trust(b))
+		return way_trust(a) > way_trust(b);
+	/* a way from outside the boot phase (checks-off, diagnostic, any-context, rare) says more */
+	if (oa != ob)
+		return ob;
+	/* then one that is not cold (an error path, past a printk): the reason is read off it */
+	if (!a->cold != !b->cold)
 		return !a->cold;
 	/* one under a spinning lock says more than one where only sleepers wait */
 	if (way_weak(a) != way_weak(b))
@@ -956,14 +972,14 @@ static int path_better(const struct hog_rules *r, const struct hog_path *a,
  * do not rule out (decide_ways()), one that runs the loop on its own,
  * not folded into an outer loop's finding, then the better.
  */
-static int way_better(const struct hog_rules *r, const struct hog_path *a,
+static int way_better(const struct hog_rules *r, int sleeps, const struct hog_path *a,
 		      const struct hog_path *b)
 {
 	if (!a->when_out != !b->when_out)
 		return !a->when_out;
 	if (!a->nest.func != !b->nest.func)
 		return !a->nest.func;
-	return path_better(r, a, b);
+	return path_better(r, sleeps, a, b);
 }
 
 /*
@@ -995,12 +1011,13 @@ static int all_last_put(const struct hog_rules *r, const struct hog_finding *f)
  * up this one, a way through a function whose analysis was cut short
  * where it decides lock state (recursion, dataflow, correlated tests
  * dropped) may hold it only on paths the code never takes, and a
- * release past a last put runs only if that put is the last.
+ * release past a last put runs only if that put is the last.  The claim
+ * rests on one way that is none of these, and that way leads
+ * (path_better()), so the chain the error shows is the one it rests on.
  */
-static int sleep_unsure(const struct hog_prog *prog, const struct hog_finding *f)
+static int sleep_unsure(const struct hog_finding *f)
 {
-	return hog_kind_sleeps(f->kind) &&
-	       (!path_sure(&f->paths[0]) || all_last_put(prog->rules, f));
+	return hog_kind_sleeps(f->kind) && way_trust(&f->paths[0]) < 3;
 }
 
 /* A finding's class's base score, adjusted for its context (rules: rank). */
@@ -1025,7 +1042,7 @@ static int score(const struct hog_prog *prog, const struct hog_finding *f)
 	s += k->per_step * (p->nchain - 1);
 	if (f->batched)
 		s += k->batched;
-	if (sleep_unsure(prog, f))
+	if (sleep_unsure(f))
 		s += k->unsure;
 	return s;
 }
@@ -1098,7 +1115,7 @@ static int gatom_way(const struct hog_finding *f, const struct hog_path *w,
 		c->batched++;
 	else if (!w->irqs_off)
 		c->on++;
-	else if (!strcmp(lk, "irq") || !strcmp(lk, "hardirq") || !strcmp(lk, "softirq"))
+	else if (!strcmp(lk, "irq") || w->lock.reg.func)
 		c->nolock++;
 	else if (!(g = global_lock_way(f, w)))
 		return 0;
@@ -1940,7 +1957,7 @@ static void rate(struct hog_prog *prog, struct hog_finding *f)
 		f->demoted = hog_intern(prog->strs, t);
 		free(t);
 	} else {
-		f->sev = hog_kind_sleeps(f->kind) && !sleep_unsure(prog, f) ? HS_ERROR : HS_WARNING;
+		f->sev = hog_kind_sleeps(f->kind) && !sleep_unsure(f) ? HS_ERROR : HS_WARNING;
 	}
 }
 
@@ -1987,25 +2004,30 @@ static void fingerprint(struct hog_prog *p, struct hog_finding *f)
 	}
 }
 
-/* A finding reached through a function whose analysis was cut short says so. */
-static void mark_limits(struct hog_prog *p, struct hog_finding *f)
+/*
+ * A way through a function whose analysis was cut short says so, and a
+ * finding says what its ways say (mark_limits()).
+ */
+static void mark_path_limits(struct hog_prog *p, struct hog_path *w)
 {
-	int i, j;
+	int j;
 
 	if (!hog_map_count(p->limited))
 		return;
-	for (i = 0; i < f->npaths; i++) {
-		struct hog_path *w = &f->paths[i];
+	for (j = 0; j < w->nchain; j++) {
+		const struct fnode *n = hog_map_get(p->limited, hog_intern(p->strs, w->chain[j].func));
 
-		for (j = 0; j < w->nchain; j++) {
-			const struct fnode *n = hog_map_get(p->limited,
-							    hog_intern(p->strs, w->chain[j].func));
-
-			if (n)
-				w->limits |= n->sum.limits;
-		}
-		f->limits |= w->limits;
+		if (n)
+			w->limits |= n->sum.limits;
 	}
+}
+
+static void mark_limits(struct hog_finding *f)
+{
+	int i;
+
+	for (i = 0; i < f->npaths; i++)
+		f->limits |= f->paths[i].limits;
 }
 
 static int finding_cmp(const void *x, const void *y)
@@ -2228,6 +2250,8 @@ static void group(struct hog_prog *p)
 
 		free(k);
 		r->path.reason = r->reason;
+		/* the limits first: which way is kept, the order and rate() ask whether it can be trusted */
+		mark_path_limits(p, &r->path);
 		if (!f) {
 			f = hog_alloc(&p->arena, sizeof(*f));
 			f->kind = r->kind;
@@ -2267,7 +2291,7 @@ static void group(struct hog_prog *p)
 			/* past a threshold only if every way it stands for is */
 			int batched = f->paths[j].batched && r->path.batched;
 
-			if (way_better(p->rules, &r->path, &f->paths[j]))
+			if (way_better(p->rules, hog_kind_sleeps(f->kind), &r->path, &f->paths[j]))
 				f->paths[j] = r->path;
 			f->paths[j].batched = batched;
 			continue;
@@ -2295,9 +2319,11 @@ static void group(struct hog_prog *p)
 
 		drop_covered(f);
 		drop_ruled_out(f);
+		mark_limits(f);
 		/* primary path first, then the others by the same order */
 		for (a = 1; a < f->npaths; a++)
-			for (b = a; b > 0 && path_better(p->rules, &f->paths[b], &f->paths[b - 1]); b--) {
+			for (b = a; b > 0 && path_better(p->rules, hog_kind_sleeps(f->kind),
+							  &f->paths[b], &f->paths[b - 1]); b--) {
 				struct hog_path t = f->paths[b];
 
 				f->paths[b] = f->paths[b - 1];
@@ -2307,8 +2333,6 @@ static void group(struct hog_prog *p)
 		/* the cost as the primary way has it ("loop of up to N iterations", or not) */
 		if (f->npaths && f->paths[0].reason)
 			f->reason = f->paths[0].reason;
-		/* the limits first: rate() asks whether the way can be trusted */
-		mark_limits(p, f);
 		rate(p, f);
 		fingerprint(p, f);
 	}
