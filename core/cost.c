@@ -231,8 +231,12 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 		return;
 	if (t->pf > 0 && c->cls && !strcmp(c->cls, HOG_CLS_FAULT))
 		return;		/* faults off: the copy fails instead of sleeping */
-	if (ctx_excluded(t, c->ctxclear))
-		return;		/* a context test on the way rules this path's context out */
+	/*
+	 * A context test on the way rules this path's context out; one that
+	 * IRQs are on says nothing of ours past a callee that turned them on.
+	 */
+	if (ctx_excluded(t, c->irq_on ? c->ctxclear & ~HOG_CTX_IRQS_ON : c->ctxclear))
+		return;
 	if ((c->irq_on && t->irq == HOG_IRQ_OFF) || (c->preempt_ok && t->preempt > 0)) {
 		tt = *t;
 		/* the callee turned IRQs back on before the cost */
@@ -261,9 +265,9 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.col = c->chain[0].col;
 	r->path.nchain = c->nchain;
 	r->path.chain = eng_keep(fs, c->chain, sizeof(*c->chain) * c->nchain);
-	/* a hard IRQ callback runs with IRQs off throughout */
+	/* a hard IRQ or IRQs-off callback runs with IRQs off throughout */
 	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off ||
-			   (fs->c->entry && fs->c->entry->rule->hardirq);
+			   (fs->c->entry && fs->c->entry->rule->kind != HOG_CK_SOFTIRQ);
 	r->path.lock = lock;
 	r->path.nest = c->nest;
 	r->path.bound = c->bound;

@@ -106,9 +106,19 @@ int ctx_excluded(const struct tup *t, int ctxclear)
 		return 1;
 	for (j = 0; j < t->nheld; j++) {
 		const struct held *h = &t->held[j];
-		int hard = h->ctx && h->kind && !strcmp(h->kind, "hardirq");
+		const char *k = h->ctx && h->kind ? h->kind : "";
+		/*
+		 * An IRQs-off callback (an IPI's) is in hard IRQ or has
+		 * preemption off: only a test that finds neither rules it out.
+		 */
+		int soft = !strcmp(k, hog_ctx_kind_name(HOG_CK_SOFTIRQ));
+		int bits = !strcmp(k, hog_ctx_kind_name(HOG_CK_HARDIRQ)) ? HOG_CTX_NOT_HARDIRQ :
+			   soft ? HOG_CTX_NOT_SOFTIRQ : HOG_CTX_NOT_HARDIRQ | HOG_CTX_NOT_ATOMIC;
 
-		if (h->ctx && (ctxclear & (hard ? HOG_CTX_NOT_HARDIRQ : HOG_CTX_NOT_SOFTIRQ)))
+		if (h->ctx && (ctxclear & bits) == bits)
+			return 1;
+		/* IRQs stay off in a hard IRQ or IRQs-off callback, unless it turned them on */
+		if (h->ctx && (ctxclear & HOG_CTX_IRQS_ON) && !soft && t->irq != HOG_IRQ_ON)
 			return 1;
 		if (!h->ctx && !h->sleeping && (ctxclear & HOG_CTX_NOT_ATOMIC))
 			return 1;
@@ -130,6 +140,9 @@ int ctx_test_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_n
 	if (!r || want_nz == !(f->irq & 1))
 		return 1;
 	c = ruled_out(r, f->mask);
+	/* IRQs this function turned on: the test says nothing of its callers' */
+	if (t->irq == HOG_IRQ_ON)
+		c &= ~HOG_CTX_IRQS_ON;
 	if (ctx_excluded(t, c))
 		return 0;
 	t->ctxclear |= c;

@@ -236,7 +236,7 @@ void apply_held(struct fs *fs, struct tset *set, const struct hog_event *e)
  * A registered callback (rules: context) runs in its atomic context from
  * entry to exit: held like an entry lock that has no address, so no
  * release in the function can end it, named by the rule's label.  Its
- * kind, "hardirq" or "softirq", is no lock primitive's.
+ * kind, "hardirq", "softirq" or "irqs-off", is no lock primitive's.
  */
 static void seed_context(struct fs *fs, struct tup *t)
 {
@@ -246,7 +246,7 @@ static void seed_context(struct fs *fs, struct tup *t)
 	if (!r)
 		return;
 	h = acquire(fs, t, NULL, r->label,
-		    hog_intern(fs->c->strs, r->hardirq ? "hardirq" : "softirq"), 0, 0);
+		    hog_intern(fs->c->strs, hog_ctx_kind_name(r->kind)), 0, 0);
 	if (h) {
 		h->entry = 1;
 		h->ctx = 1;

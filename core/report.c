@@ -276,8 +276,7 @@ static void context_json(json_t *o, const struct hog_path *p)
 		return;
 	json_object_set_new(o, "context",
 			    json_pack("{s:o,s:s,s:{s:o,s:o,s:i,s:i}}", "what", jstr(p->lock.name),
-				      "irq", strcmp(p->lock.kind ? p->lock.kind : "", "hardirq") ?
-				      "softirq" : "hardirq",
+				      "irq", p->lock.kind ? p->lock.kind : "",
 				      "registered", p->lock.reg_var ? "variable" : "function",
 				      jstr(r->func), "file", jstr(r->file),
 				      "line", r->line, "col", r->col));

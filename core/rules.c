@@ -1007,23 +1007,38 @@ const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const c
 	return NULL;
 }
 
-/* The words findings use for a context: "hard IRQ", "softirq". */
-static const char *const ctx_words[] = { "softirq", "hard IRQ" };
+/* A context's word in the rules and in findings, by enum hog_ctx_kind */
+static const char *const ctx_names[] = { "softirq", "hardirq", "irqs-off" };
+static const char *const ctx_words[] = { "softirq", "hard IRQ", "IRQs off" };
 
-/* "context" and "context-mode" lines begin with hardirq or softirq */
-static int ctx_kind(struct parse *p, const char *dir, int *hardirq)
+const char *hog_ctx_kind_name(enum hog_ctx_kind k)
 {
-	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted ||
-	    (strcmp(p->tok[1].val, "hardirq") && strcmp(p->tok[1].val, "softirq")))
-		return perr(p, "%s needs hardirq or softirq first", dir);
-	*hardirq = !strcmp(p->tok[1].val, "hardirq");
-	return 0;
+	return ctx_names[k];
+}
+
+/*
+ * "context" lines begin with hardirq, softirq or irqs-off, "context-mode"
+ * lines with one of the first two (an hrtimer's mode picks one)
+ */
+static int ctx_kind(struct parse *p, const char *dir, int allow_irqs_off,
+		    enum hog_ctx_kind *kind)
+{
+	int k, last = allow_irqs_off ? HOG_CK_IRQS_OFF : HOG_CK_HARDIRQ;
+
+	if (p->ntok >= 2 && !p->tok[1].key && !p->tok[1].quoted)
+		for (k = 0; k <= last; k++)
+			if (!strcmp(p->tok[1].val, ctx_names[k])) {
+				*kind = k;
+				return 0;
+			}
+	return perr(p, allow_irqs_off ? "%s needs hardirq, softirq or irqs-off first" :
+		    "%s needs hardirq or softirq first", dir);
 }
 
 /* as findings name it: "hrtimer callback (softirq)" */
-static const char *ctx_label(struct parse *p, const char *what, int hardirq)
+static const char *ctx_label(struct parse *p, const char *what, enum hog_ctx_kind kind)
 {
-	char *l = hog_xasprintf("%s (%s)", what, ctx_words[hardirq]);
+	char *l = hog_xasprintf("%s (%s)", what, ctx_words[kind]);
 	const char *r = hog_intern(p->r->strs, l);
 
 	free(l);
@@ -1058,7 +1073,7 @@ static int parse_ctx_mode(struct parse *p)
 	memset(c, 0, sizeof(*c));
 	c->obj = c->mode = -1;
 	c->ctx.arg = -1;
-	if (ctx_kind(p, "context-mode", &c->ctx.hardirq))
+	if (ctx_kind(p, "context-mode", 0, &c->ctx.kind))
 		return -1;
 	for (i = 2; i < p->ntok; i++) {
 		const struct tok *t = &p->tok[i];
@@ -1074,7 +1089,7 @@ static int parse_ctx_mode(struct parse *p)
 		return perr(p, "context-mode needs call=NAME obj=N mode=N mask=BITS and one \"what it registers\"");
 	if (hog_rules_ctx_mode(p->r, c->call))
 		return perr(p, "'%s' already has a context-mode", c->call);
-	c->ctx.label = ctx_label(p, what, c->ctx.hardirq);
+	c->ctx.label = ctx_label(p, what, c->ctx.kind);
 	hog_vec_push(&p->r->ctx_modes, c);
 	return 0;
 }
@@ -1112,7 +1127,7 @@ static int ctx_key(struct parse *p, struct hog_ctx_rule *c, const struct tok *t)
 		    t->key, t->val);
 }
 
-/* context hardirq|softirq call=NAME arg=N [per-call]|field=TAG.FIELD "what it registers" */
+/* context hardirq|softirq|irqs-off call=NAME arg=N [per-call]|field=TAG.FIELD "what it registers" */
 static int parse_context(struct parse *p)
 {
 	struct hog_ctx_rule *c = hog_alloc(&p->r->arena, sizeof(*c));
@@ -1121,7 +1136,7 @@ static int parse_context(struct parse *p)
 
 	memset(c, 0, sizeof(*c));
 	c->arg = -1;
-	if (ctx_kind(p, "context", &c->hardirq))
+	if (ctx_kind(p, "context", 1, &c->kind))
 		return -1;
 	for (i = 2; i < p->ntok; i++) {
 		const struct tok *t = &p->tok[i];
@@ -1142,7 +1157,7 @@ static int parse_context(struct parse *p)
 	if ((c->call && hog_rules_ctx_call(p->r, c->call)) ||
 	    (c->field && hog_rules_ctx_field(p->r, c->field)))
 		return perr(p, "'%s' already has a context", c->call ? c->call : c->field);
-	c->label = ctx_label(p, what, c->hardirq);
+	c->label = ctx_label(p, what, c->kind);
 	hog_vec_push(&p->r->ctx_rules, c);
 	return 0;
 }

@@ -165,6 +165,17 @@ struct hog_rare_call {
 };
 
 /*
+ * The context a registered callback runs in: softirq (BHs off), hard
+ * IRQ (IRQs off, in_hardirq()), or IRQs off where in_hardirq() may be
+ * either (an IPI callback also runs on the calling CPU, under
+ * local_irq_save(), in the caller's context).
+ */
+enum hog_ctx_kind { HOG_CK_SOFTIRQ, HOG_CK_HARDIRQ, HOG_CK_IRQS_OFF };
+
+/* "softirq", "hardirq", "irqs-off": the rules' word, and a held context's kind */
+const char *hog_ctx_kind_name(enum hog_ctx_kind k);
+
+/*
  * "context": a registration that makes a function run in an atomic
  * context that is no lock (rules/README.md).  Exactly one of call and
  * field is set.
@@ -173,7 +184,7 @@ struct hog_ctx_rule {
 	const char *call;	/* interned callee taking the function as argument arg */
 	int arg;
 	const char *field;	/* interned lock-class spelling "TAG.FIELD" it is stored to */
-	int hardirq;		/* 1: hard IRQ context (IRQs off); 0: softirq (BHs off) */
+	enum hog_ctx_kind kind;
 	/*
 	 * per-call: each call runs the function (on_each_cpu()), so it
 	 * runs only as often as its registrations do (prog.c, mark_rare())

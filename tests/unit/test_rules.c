@@ -1139,19 +1139,28 @@ static void test_context(void **state)
 	c = hog_rules_ctx_call(t->r, "init_timer_key");
 	assert_non_null(c);
 	assert_int_equal(c->arg, 1);
-	assert_int_equal(c->hardirq, 0);
+	assert_int_equal(c->kind, HOG_CK_SOFTIRQ);
 	assert_string_equal(c->label, "timer callback (softirq)");
 	c = hog_rules_ctx_field(t->r, "hrtimer.function");
 	assert_non_null(c);
-	assert_int_equal(c->hardirq, 1);
+	assert_int_equal(c->kind, HOG_CK_HARDIRQ);
 	assert_null(c->call);
 	assert_string_equal(c->label, "hrtimer callback (hard IRQ)");
+	/* an IPI callback: IRQs off, in hard IRQ or in its caller's context */
+	assert_int_equal(parse(t, "context irqs-off call=smp_call_function arg=0 \"IPI callback\"\n"), 0);
+	c = hog_rules_ctx_call(t->r, "smp_call_function");
+	assert_int_equal(c->kind, HOG_CK_IRQS_OFF);
+	assert_string_equal(c->label, "IPI callback (IRQs off)");
+	assert_string_equal(hog_ctx_kind_name(c->kind), "irqs-off");
 	/* a field is its class: another struct's field of that name is not it */
 	assert_null(hog_rules_ctx_field(t->r, "phy_ops.function"));
 	assert_null(hog_rules_ctx_call(t->r, "hrtimer.function"));
-	expect_err(t, "context \"x\"\n", "t.rules:1: context needs hardirq or softirq first");
+	expect_err(t, "context \"x\"\n", "t.rules:1: context needs hardirq, softirq or irqs-off first");
 	expect_err(t, "context nmi call=f arg=0 \"x\"\n",
-		   "t.rules:1: context needs hardirq or softirq first");
+		   "t.rules:1: context needs hardirq, softirq or irqs-off first");
+	/* an hrtimer's mode picks hard IRQ or softirq, nothing else */
+	expect_err(t, "context-mode irqs-off call=hrtimer_init obj=0 mode=2 mask=8 \"x\"\n",
+		   "t.rules:1: context-mode needs hardirq or softirq first");
 	expect_err(t, "context softirq call=f arg=0\n",
 		   "t.rules:1: context needs one \"what it registers\"");
 	expect_err(t, "context softirq call=f \"x\"\n",
