@@ -267,7 +267,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	r->path.chain = eng_keep(fs, c->chain, sizeof(*c->chain) * c->nchain);
 	/* a hard IRQ or IRQs-off callback runs with IRQs off throughout */
 	r->path.irqs_off = t->irq == HOG_IRQ_OFF || c->irqs_off ||
-			   (fs->c->entry && fs->c->entry->rule->kind != HOG_CK_SOFTIRQ);
+			   (fs->c->entry && fs->c->entry->rule->kind != HOG_IN_SOFTIRQ);
 	r->path.lock = lock;
 	r->path.nest = c->nest;
 	r->path.bound = c->bound;

@@ -111,8 +111,8 @@ int ctx_excluded(const struct tup *t, int ctxclear)
 		 * An IRQs-off callback (an IPI's) is in hard IRQ or has
 		 * preemption off: only a test that finds neither rules it out.
 		 */
-		int soft = !strcmp(k, hog_ctx_kind_name(HOG_CK_SOFTIRQ));
-		int bits = !strcmp(k, hog_ctx_kind_name(HOG_CK_HARDIRQ)) ? HOG_CTX_NOT_HARDIRQ :
+		int soft = !strcmp(k, hog_ctx_kind_name(HOG_IN_SOFTIRQ));
+		int bits = !strcmp(k, hog_ctx_kind_name(HOG_IN_HARDIRQ)) ? HOG_CTX_NOT_HARDIRQ :
 			   soft ? HOG_CTX_NOT_SOFTIRQ : HOG_CTX_NOT_HARDIRQ | HOG_CTX_NOT_ATOMIC;
 
 		if (h->ctx && (ctxclear & bits) == bits)

@@ -1023,7 +1023,7 @@ const char *hog_ctx_kind_name(enum hog_ctx_kind k)
 static int ctx_kind(struct parse *p, const char *dir, int allow_irqs_off,
 		    enum hog_ctx_kind *kind)
 {
-	int k, last = allow_irqs_off ? HOG_CK_IRQS_OFF : HOG_CK_HARDIRQ;
+	int k, last = allow_irqs_off ? HOG_IN_IRQS_OFF : HOG_IN_HARDIRQ;
 
 	if (p->ntok >= 2 && !p->tok[1].key && !p->tok[1].quoted)
 		for (k = 0; k <= last; k++)

@@ -170,7 +170,7 @@ struct hog_rare_call {
  * either (an IPI callback also runs on the calling CPU, under
  * local_irq_save(), in the caller's context).
  */
-enum hog_ctx_kind { HOG_CK_SOFTIRQ, HOG_CK_HARDIRQ, HOG_CK_IRQS_OFF };
+enum hog_ctx_kind { HOG_IN_SOFTIRQ, HOG_IN_HARDIRQ, HOG_IN_IRQS_OFF };
 
 /* "softirq", "hardirq", "irqs-off": the rules' word, and a held context's kind */
 const char *hog_ctx_kind_name(enum hog_ctx_kind k);

@@ -1139,17 +1139,17 @@ static void test_context(void **state)
 	c = hog_rules_ctx_call(t->r, "init_timer_key");
 	assert_non_null(c);
 	assert_int_equal(c->arg, 1);
-	assert_int_equal(c->kind, HOG_CK_SOFTIRQ);
+	assert_int_equal(c->kind, HOG_IN_SOFTIRQ);
 	assert_string_equal(c->label, "timer callback (softirq)");
 	c = hog_rules_ctx_field(t->r, "hrtimer.function");
 	assert_non_null(c);
-	assert_int_equal(c->kind, HOG_CK_HARDIRQ);
+	assert_int_equal(c->kind, HOG_IN_HARDIRQ);
 	assert_null(c->call);
 	assert_string_equal(c->label, "hrtimer callback (hard IRQ)");
 	/* an IPI callback: IRQs off, in hard IRQ or in its caller's context */
 	assert_int_equal(parse(t, "context irqs-off call=smp_call_function arg=0 \"IPI callback\"\n"), 0);
 	c = hog_rules_ctx_call(t->r, "smp_call_function");
-	assert_int_equal(c->kind, HOG_CK_IRQS_OFF);
+	assert_int_equal(c->kind, HOG_IN_IRQS_OFF);
 	assert_string_equal(c->label, "IPI callback (IRQs off)");
 	assert_string_equal(hog_ctx_kind_name(c->kind), "irqs-off");
 	/* a field is its class: another struct's field of that name is not it */
