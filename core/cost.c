@@ -235,7 +235,7 @@ static void emit_raw(struct fs *fs, const struct tup *t, const struct hog_cost *
 	 * A context test on the way rules this path's context out; one that
 	 * IRQs are on says nothing of ours past a callee that turned them on.
 	 */
-	if (ctx_excluded(t, c->irq_on ? c->ctxclear & ~HOG_CTX_IRQS_ON : c->ctxclear))
+	if (ctx_excluded(fs, t, c->irq_on ? c->ctxclear & ~HOG_CTX_IRQS_ON : c->ctxclear))
 		return;
 	if ((c->irq_on && t->irq == HOG_IRQ_OFF) || (c->preempt_ok && t->preempt > 0)) {
 		tt = *t;

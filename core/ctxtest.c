@@ -95,8 +95,25 @@ static int ruled_out(const struct hog_ctx_test *r, long long mask)
 	return c;
 }
 
+/*
+ * The bits of ctxclear that rule out a registered callback's context.
+ * An IRQs-off callback (an IPI's) is in hard IRQ or has preemption
+ * off: only a test that finds neither rules it out.
+ */
+static int ctx_bits(enum hog_ctx_kind kind)
+{
+	switch (kind) {
+	case HOG_IN_SOFTIRQ:
+		return HOG_CTX_NOT_SOFTIRQ;
+	case HOG_IN_HARDIRQ:
+		return HOG_CTX_NOT_HARDIRQ;
+	default:
+		return HOG_CTX_NOT_HARDIRQ | HOG_CTX_NOT_ATOMIC;
+	}
+}
+
 /* Is the path in a context that ctxclear rules out? */
-int ctx_excluded(const struct tup *t, int ctxclear)
+int ctx_excluded(const struct fs *fs, const struct tup *t, int ctxclear)
 {
 	int j;
 
@@ -106,20 +123,19 @@ int ctx_excluded(const struct tup *t, int ctxclear)
 		return 1;
 	for (j = 0; j < t->nheld; j++) {
 		const struct held *h = &t->held[j];
-		const char *k = h->ctx && h->kind ? h->kind : "";
-		/*
-		 * An IRQs-off callback (an IPI's) is in hard IRQ or has
-		 * preemption off: only a test that finds neither rules it out.
-		 */
-		int soft = !strcmp(k, hog_ctx_kind_name(HOG_IN_SOFTIRQ));
-		int bits = !strcmp(k, hog_ctx_kind_name(HOG_IN_HARDIRQ)) ? HOG_CTX_NOT_HARDIRQ :
-			   soft ? HOG_CTX_NOT_SOFTIRQ : HOG_CTX_NOT_HARDIRQ | HOG_CTX_NOT_ATOMIC;
 
-		if (h->ctx && (ctxclear & bits) == bits)
-			return 1;
-		/* IRQs stay off in a hard IRQ or IRQs-off callback, unless it turned them on */
-		if (h->ctx && (ctxclear & HOG_CTX_IRQS_ON) && !soft && t->irq != HOG_IRQ_ON)
-			return 1;
+		/* a held context is the callback's we analyse (seed_context()) */
+		if (h->ctx && fs->c->entry) {
+			enum hog_ctx_kind kind = fs->c->entry->rule->kind;
+			int bits = ctx_bits(kind);
+
+			if ((ctxclear & bits) == bits)
+				return 1;
+			/* IRQs stay off in a hard IRQ or IRQs-off callback, unless it turned them on */
+			if ((ctxclear & HOG_CTX_IRQS_ON) && kind != HOG_IN_SOFTIRQ &&
+			    t->irq != HOG_IRQ_ON)
+				return 1;
+		}
 		if (!h->ctx && !h->sleeping && (ctxclear & HOG_CTX_NOT_ATOMIC))
 			return 1;
 	}
@@ -143,7 +159,7 @@ int ctx_test_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_n
 	/* IRQs this function turned on: the test says nothing of its callers' */
 	if (t->irq == HOG_IRQ_ON)
 		c &= ~HOG_CTX_IRQS_ON;
-	if (ctx_excluded(t, c))
+	if (ctx_excluded(fs, t, c))
 		return 0;
 	t->ctxclear |= c;
 	return 1;

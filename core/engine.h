@@ -317,7 +317,7 @@ int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 void ctx_test_call(struct fs *fs, struct tset *set, const struct hog_event *e);
 int ctx_test_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
 int ctx_test_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
-int ctx_excluded(const struct tup *t, int ctxclear);
+int ctx_excluded(const struct fs *fs, const struct tup *t, int ctxclear);
 void static_key_call(struct fs *fs, struct tset *set, const struct hog_event *e);
 void static_key_fact(struct tup *t, int var, int key);
 void static_key_edge(struct fs *fs, struct tup *t, const struct fact *f, int want_nz);
