@@ -720,6 +720,8 @@ static void print_summary(const char *name, const struct hog_summary *s)
 		printf("  preempt %+d\n", s->preempt_delta);
 	if (s->ret_addr)
 		printf("  returns %s\n", s->ret_addr);
+	if (s->pure)
+		printf("  only reads\n");
 	if (s->ret_mask)
 		printf("  returns non-zero iff $%d & %#llx\n", s->ret_mparam, s->ret_mask);
 	for (i = 0; i < s->natomic; i++)

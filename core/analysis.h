@@ -165,6 +165,7 @@ struct hog_summary {
 	struct hog_cost *cost;
 	struct hog_cost *self;	/* a cost the function is, inferred (hier-atomic) */
 	int trivial;		/* no unbounded loops, no non-trivial calls */
+	int pure;		/* only reads: a test of its result is a field (fieldcond.c) */
 	int irq_break;		/* IRQs turned on somewhere inside (enabled, or restored to on) */
 	unsigned limits;	/* HOG_LIMIT_*: where the analysis of it was cut short */
 };

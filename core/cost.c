@@ -397,6 +397,20 @@ static int dom_tests(struct fs *fs, int from, int stop, const struct hog_loop *l
 }
 
 /*
+ * The nearest test of a parameter's bits on the one way from block from
+ * to block to: the edge's own, else one every way to from passes.
+ * NULL if none.
+ */
+const struct econd *eng_way_test(struct fs *fs, int from, int to)
+{
+	const struct econd *e = fs->econd ? edge_test(fs, from, to) : NULL;
+
+	if (!e && fs->econd && fs->idom && !dom_tests(fs, from, -1, NULL, &e, 1))
+		e = NULL;
+	return e;
+}
+
+/*
  * No path condition: the nearest test of a parameter's bits whose one
  * way out is the only way to the cost (fgp_flags & FGP_STABLE before
  * folio_wait_stable()), however the paths differed before it.  The

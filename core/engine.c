@@ -1088,6 +1088,7 @@ int hog_flow_function(struct hog_flow_ctx *c, const struct hog_func *f,
 	record(&fs, order, norder);
 	finish_summary(&fs);
 	s->limits = fs.limits;
+	find_pure(&fs);
 	state_limits(NULL);
 	fs_free(&fs);
 	free(order);

@@ -232,6 +232,12 @@ struct econd {
 struct fcond {
 	const char *addr;	/* NULL: no field test */
 	int nonzero;
+	/*
+	 * A predicate's result (fieldcond.c, pred_field()): the block and
+	 * event of the call, from where a write may change what the test
+	 * found; def_b -1 for a load, read just before its test.
+	 */
+	int def_b, def_i;
 };
 
 /*
@@ -309,6 +315,8 @@ const char *load_addr(const struct hog_event *e);
 
 /* fieldcond.c: costs behind a test of a parameter's field */
 void find_field_tests(struct fs *fs);
+void find_pure(struct fs *fs);
+const struct econd *eng_way_test(struct fs *fs, int from, int to);
 void when_from_field(struct fs *fs, struct hog_cost *c);
 int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	       struct hog_when *out);

@@ -17,20 +17,124 @@
  * between the callee's entry and its test, may write it: no condition.
  * Fields written through another pointer are taken to stay put, as for
  * "load" tests (docs/ir.md).
+ *
+ * A helper that only reads is a field too: 6.12's free path tests
+ * folio_test_hugetlb_vmemmap_optimized(folio) in
+ * update_and_free_hugetlb_folio() and again in the callee that waits in
+ * synchronize_rcu(); the two tests are one condition, on
+ * "$1/folio_test_hugetlb_vmemmap_optimized()".  Where ways meet at the
+ * call ("if (!P(folio) || !atomic)"), the way that found it zero is
+ * dropped and the other's test of atomic is what the callers decide.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
 #include "expr.h"
 
-/* The field a "load" in block b read into var, NULL if none. */
-static const char *loaded_field(const struct hog_block *b, int var)
+/*
+ * A function that only reads: no stores, atomics, locks, IRQ or
+ * preemption changes, costs or calls through pointers, and calls only
+ * such functions (folio_test_hugetlb_vmemmap_optimized(), test_bit()).
+ * The frontends leave out stores of values other than constants, so
+ * this is the IR's view, as for "load" tests (docs/ir.md).  Set once
+ * the function's own summary is done; its callees' come first.
+ */
+static int pure_fn(struct fs *fs, const char *name)
+{
+	const struct hog_summary *s;
+
+	return name && !has_any_rule(fs, name) && (s = summary_of(fs, name)) && s->pure;
+}
+
+void find_pure(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	const struct hog_summary *s = fs->s;
+	int b, i;
+
+	if (s->ncost || s->nacq || s->nrel || s->nbrk || s->has_atomic || s->self ||
+	    s->irq_exit != HOG_IRQ_CALLER || s->irq_break || s->preempt_delta || s->pf_delta ||
+	    s->limits)
+		return;
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+
+			if (e->kind == HE_CALL && !pure_fn(fs, e->callee))
+				return;
+			if (e->kind != HE_CALL && e->kind != HE_ASSIGN && e->kind != HE_RETURN)
+				return;
+		}
+	fs->s->pure = 1;
+}
+
+/*
+ * "P(folio)" where P only reads and folio is the one argument: its
+ * result is a field of what folio points to, "folio/P()", tested as a
+ * loaded field is.  NULL for any other event.
+ */
+static const char *pred_field(struct fs *fs, const struct hog_event *e)
+{
+	const char *x;
+	char *n;
+
+	if (e->kind != HE_CALL || e->dst < 0 || e->nargs != 1 || e->args[0].kind != HV_ADDR ||
+	    !(x = val_addr(fs, &e->args[0])) || !pure_fn(fs, e->callee))
+		return NULL;
+	n = hog_xasprintf("/%s()", e->callee);
+	x = hog_expr_append(fs->c->strs, x, n);
+	free(n);
+	return x;
+}
+
+/* Is block b inside a loop, where a predicate may find another value each time round? */
+static int in_loop(const struct hog_func *f, int b)
 {
 	int i;
 
-	for (i = 0; i < b->nev; i++)
-		if (b->ev[i].dst == var && load_addr(&b->ev[i]))
-			return load_addr(&b->ev[i]);
+	for (i = 0; i < f->nloops; i++)
+		if (hog_loop_has(&f->loops[i], b))
+			return 1;
+	return 0;
+}
+
+/*
+ * The field a "load" in block b read into var, or the predicate whose
+ * result var is, through "!" and "!!" (*neg: an odd number of "!"),
+ * with where that call is (*db, *di; *db -1 for a load); NULL if none.
+ */
+static const char *tested_field(struct fs *fs, int b, int var, int *neg, int *db, int *di)
+{
+	const struct hog_func *f = fs->f;
+	const struct hog_block *bl = &f->blocks[b];
+	int i, k, hops;
+
+	*neg = 0;
+	*db = -1;
+	for (i = 0; i < bl->nev; i++)
+		if (bl->ev[i].dst == var && load_addr(&bl->ev[i]))
+			return load_addr(&bl->ev[i]);
+	for (hops = 0; hops < 4; hops++) {
+		const struct hog_event *d = NULL;
+
+		for (k = 0; k < f->nblocks && !d; k++)
+			for (i = 0; i < f->blocks[k].nev && !d; i++)
+				if (f->blocks[k].ev[i].dst == var)
+					d = &f->blocks[k].ev[i];
+		if (!d)
+			return NULL;
+		if (d->kind == HE_CALL) {
+			*db = k - 1;
+			*di = (int)(d - f->blocks[k - 1].ev);
+			/* as for loads, outside loops (docs/ir.md) */
+			return in_loop(f, b) || in_loop(f, *db) ? NULL : pred_field(fs, d);
+		}
+		if (d->kind != HE_ASSIGN || !d->callee || d->nargs != 1 ||
+		    d->args[0].kind != HV_VAR || (strcmp(d->callee, "!") && strcmp(d->callee, "!!")))
+			return NULL;
+		*neg ^= !strcmp(d->callee, "!");
+		var = d->args[0].var;
+	}
 	return NULL;
 }
 
@@ -43,16 +147,17 @@ void find_field_tests(struct fs *fs)
 	for (b = 0; b < f->nblocks; b++) {
 		const struct hog_block *bl = &f->blocks[b];
 		const char *a;
+		int neg, db, di = -1, nz;
 
 		if ((bl->cond != HC_NEZ && bl->cond != HC_EQZ) || bl->nsucc != 2 ||
-		    bl->succ[0] == bl->succ[1] || !(a = loaded_field(bl, bl->cond_var)))
+		    bl->succ[0] == bl->succ[1] ||
+		    !(a = tested_field(fs, b, bl->cond_var, &neg, &db, &di)))
 			continue;
 		if (!fs->fcond)
 			fs->fcond = hog_xcalloc(2 * f->nblocks, sizeof(*fs->fcond));
-		fs->fcond[2 * b].addr = a;
-		fs->fcond[2 * b].nonzero = bl->cond == HC_NEZ;
-		fs->fcond[2 * b + 1].addr = a;
-		fs->fcond[2 * b + 1].nonzero = bl->cond != HC_NEZ;
+		nz = (bl->cond == HC_NEZ) != neg;
+		fs->fcond[2 * b] = (struct fcond){ a, nz, db, di };
+		fs->fcond[2 * b + 1] = (struct fcond){ a, !nz, db, di };
 	}
 }
 
@@ -104,7 +209,8 @@ static int hands_out(struct fs *fs, const struct hog_event *e, const char *a)
 {
 	int j;
 
-	if (e->kind != HE_CALL && e->kind != HE_ATOMIC)
+	if ((e->kind != HE_CALL && e->kind != HE_ATOMIC) ||
+	    (e->kind == HE_CALL && pure_fn(fs, e->callee)))
 		return 0;
 	for (j = 0; j < e->nargs; j++) {
 		const char *x = e->args[j].kind == HV_CONST ? NULL : val_addr(fs, &e->args[j]);
@@ -253,18 +359,79 @@ static int stored(struct fs *fs, const char *a, const struct hog_event *call)
 	return dom && val >= 0 ? val : -1;
 }
 
-/* What a test of field a that every way to the call passed found: 1, 0 or -1. */
-static int tested(struct fs *fs, const char *a, const struct hog_event *call)
+/* May field a change between test t, on the way out of block p, and the call? */
+static int stale(struct fs *fs, const struct fcond *t, int p, const char *a, int ci,
+		 const struct hog_event *call)
+{
+	if (t->def_b >= 0)
+		return written_between(fs, a, t->def_b, t->def_i, fs->cur_block, ci, call);
+	return written_between(fs, a, p, fs->f->blocks[p].nev, fs->cur_block, ci, call);
+}
+
+/*
+ * What the nearest test of field a on every way to block b found, b
+ * from block from (-1: b's own single way in): 1, 0 or -1.
+ */
+static int tested_from(struct fs *fs, const char *a, int b, int from, int ci,
+		       const struct hog_event *call)
 {
 	const struct fcond *t;
-	int b, p, steps = 0, ci = call_index(fs, call);
+	int steps = 0, p;
 
-	for (b = fs->cur_block; ci >= 0 && b > 0 && steps++ < fs->f->nblocks; b = fs->idom[b]) {
+	if (from >= 0) {
+		const struct hog_block *pb = &fs->f->blocks[from];
+		int si = pb->succ[0] == b ? 0 : 1;
+
+		if (fs->fcond && pb->nsucc == 2 && pb->succ[0] != pb->succ[1] &&
+		    (t = &fs->fcond[2 * from + si])->addr && !strcmp(t->addr, a))
+			return stale(fs, t, from, a, ci, call) ? -1 : t->nonzero;
+		b = from;
+	}
+	for (; ci >= 0 && b > 0 && steps++ < fs->f->nblocks; b = fs->idom[b]) {
 		if (!(t = test_into(fs, b)) || strcmp(t->addr, a))
 			continue;
 		p = fs->f->blocks[b].pred[0];
-		return written_between(fs, a, p, fs->f->blocks[p].nev, fs->cur_block, ci, call) ?
-		       -1 : t->nonzero;
+		return stale(fs, t, p, a, ci, call) ? -1 : t->nonzero;
+	}
+	return -1;
+}
+
+/* What a test of field a that every way to the call passed found: 1, 0 or -1. */
+static int tested(struct fs *fs, const char *a, const struct hog_event *call)
+{
+	return tested_from(fs, a, fs->cur_block, -1, call_index(fs, call), call);
+}
+
+/*
+ * Ways that meet at the call's block, "if (!P(folio) || !atomic)
+ * __update(folio)": a test on one way in decides the callee's field
+ * condition (P is zero there: the cost does not hold), the other way
+ * tests something else.  The cost holds only on the ways left: none,
+ * 0; one, -1 with *out its nearest parameter test, the condition the
+ * callers decide; more, -1 with none.
+ */
+static int ways_when(struct fs *fs, const char *a, int want, const struct hog_event *call,
+		     struct hog_when *out)
+{
+	const struct hog_block *cb = &fs->f->blocks[fs->cur_block];
+	int i, left = 0, last = -1, ci = call_index(fs, call);
+	const struct econd *e;
+
+	if (cb->npred < 2 || ci < 0)
+		return -1;
+	for (i = 0; i < cb->npred; i++)
+		if (tested_from(fs, a, fs->cur_block, cb->pred[i], ci, call) != !want) {
+			left++;
+			last = cb->pred[i];
+		}
+	if (!left)
+		return 0;
+	if (left == 1 && (e = eng_way_test(fs, last, fs->cur_block))) {
+		out->arg = e->param;
+		out->op = e->op;
+		out->val = e->mask;
+		out->field = NULL;
+		out->inferred = 1;
 	}
 	return -1;
 }
@@ -289,5 +456,5 @@ int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 		k = tested(fs, a, cv->ev);
 	if (k >= 0)
 		return (w->op == 'n') == k;
-	return -1;
+	return ways_when(fs, a, w->op == 'n', cv->ev, out);
 }

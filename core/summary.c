@@ -43,10 +43,11 @@ static int same_site(const struct hog_cost *a, const struct hog_cost *b)
 	       la->func == lb->func;
 }
 
-/* After field_conds(), one site's costs with the same arg have the same field too. */
+/* After field_conds(), one site's costs with the same arg have the same field too, but for two fields. */
 static int same_cost(const struct hog_cost *a, const struct hog_cost *b)
 {
-	return same_site(a, b) && a->when.arg == b->when.arg;
+	return same_site(a, b) && a->when.arg == b->when.arg && a->when.field == b->when.field &&
+	       (!a->when.field || a->when.op == b->when.op);
 }
 
 /*
@@ -65,7 +66,7 @@ static void field_conds(struct fs *fs)
 		for (j = 0; c->when.field && j < fs->costs.n; j++) {
 			const struct hog_cost *d = fs->costs.v[j];
 
-			if (j != i && same_site(c, d) &&
+			if (j != i && same_site(c, d) && !(d->when.field && d->when.field != c->when.field) &&
 			    (d->when.field != c->when.field || d->when.arg != c->when.arg ||
 			     d->when.op != c->when.op)) {
 				c->when.arg = -1;
