@@ -25,6 +25,9 @@
  * "$1/folio_test_hugetlb_vmemmap_optimized()".  Where ways meet at the
  * call ("if (!P(folio) || !atomic)"), the way that found it zero is
  * dropped and the other's test of atomic is what the callers decide.
+ * The helper's result may change when anything under its argument is
+ * handed to a call or stored to; a call in a loop may change what it
+ * is handed before it runs again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,21 +73,39 @@ void find_pure(struct fs *fs)
 
 /*
  * "P(folio)" where P only reads and folio is the one argument: its
- * result is a field of what folio points to, "folio/P()", tested as a
- * loaded field is.  NULL for any other event.
+ * result is a field of what folio points to, "folio/P.1a2b3c4d()",
+ * tested as a loaded field is.  The digits name P's definition (file
+ * and line): two units' static P() of one name are two fields, one
+ * header's static inline in many units is one.  NULL for any other
+ * event.
  */
 static const char *pred_field(struct fs *fs, const struct hog_event *e)
 {
+	const struct hog_summary *s;
 	const char *x;
 	char *n;
+	unsigned long long h;
 
 	if (e->kind != HE_CALL || e->dst < 0 || e->nargs != 1 || e->args[0].kind != HV_ADDR ||
-	    !(x = val_addr(fs, &e->args[0])) || !pure_fn(fs, e->callee))
+	    !(x = val_addr(fs, &e->args[0])) || !pure_fn(fs, e->callee) ||
+	    !(s = summary_of(fs, e->callee)) || !s->fn->file)
 		return NULL;
-	n = hog_xasprintf("/%s()", e->callee);
+	h = hog_hash64(s->fn->file, strlen(s->fn->file), (unsigned long long)s->fn->line);
+	n = hog_xasprintf("/%s.%08llx()", e->callee, h & 0xffffffffULL);
 	x = hog_expr_append(fs->c->strs, x, n);
 	free(n);
 	return x;
+}
+
+/* A predicate's field "x/P.h()": the length of its x, else 0. */
+static size_t pred_root(const char *a)
+{
+	size_t n = strlen(a);
+	const char *slash;
+
+	if (n < 3 || strcmp(a + n - 2, "()") || !(slash = strrchr(a, '/')))
+		return 0;
+	return (size_t)(slash - a);
 }
 
 /* Is block b inside a loop, where a predicate may find another value each time round? */
@@ -102,31 +123,27 @@ static int in_loop(const struct hog_func *f, int b)
  * The field a "load" in block b read into var, or the predicate whose
  * result var is, through "!" and "!!" (*neg: an odd number of "!"),
  * with where that call is (*db, *di; *db -1 for a load); NULL if none.
+ * def[v] is the event that sets variable v, in block defb[v].
  */
-static const char *tested_field(struct fs *fs, int b, int var, int *neg, int *db, int *di)
+static const char *tested_field(struct fs *fs, int b, int var, const struct hog_event **def,
+				const int *defb, int *neg, int *db, int *di)
 {
 	const struct hog_func *f = fs->f;
 	const struct hog_block *bl = &f->blocks[b];
-	int i, k, hops;
+	int i, hops;
 
 	*neg = 0;
 	*db = -1;
 	for (i = 0; i < bl->nev; i++)
 		if (bl->ev[i].dst == var && load_addr(&bl->ev[i]))
 			return load_addr(&bl->ev[i]);
-	for (hops = 0; hops < 4; hops++) {
-		const struct hog_event *d = NULL;
+	for (hops = 0; hops < 4 && var >= 0 && var < f->nvars && def[var]; hops++) {
+		const struct hog_event *d = def[var];
 
-		for (k = 0; k < f->nblocks && !d; k++)
-			for (i = 0; i < f->blocks[k].nev && !d; i++)
-				if (f->blocks[k].ev[i].dst == var)
-					d = &f->blocks[k].ev[i];
-		if (!d)
-			return NULL;
 		if (d->kind == HE_CALL) {
-			*db = k - 1;
-			*di = (int)(d - f->blocks[k - 1].ev);
-			/* as for loads, outside loops (docs/ir.md) */
+			*db = defb[var];
+			*di = (int)(d - f->blocks[*db].ev);
+			/* as for loads: a test in a loop may find another value each time */
 			return in_loop(f, b) || in_loop(f, *db) ? NULL : pred_field(fs, d);
 		}
 		if (d->kind != HE_ASSIGN || !d->callee || d->nargs != 1 ||
@@ -142,8 +159,19 @@ static const char *tested_field(struct fs *fs, int b, int var, int *neg, int *db
 void find_field_tests(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
-	int b;
+	const struct hog_event **def = hog_xcalloc(f->nvars + 1, sizeof(*def));
+	int *defb = hog_xcalloc(f->nvars + 1, sizeof(*defb));
+	int b, i;
 
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			int v = f->blocks[b].ev[i].dst;
+
+			if (v >= 0 && v < f->nvars && !def[v]) {
+				def[v] = &f->blocks[b].ev[i];
+				defb[v] = b;
+			}
+		}
 	for (b = 0; b < f->nblocks; b++) {
 		const struct hog_block *bl = &f->blocks[b];
 		const char *a;
@@ -151,14 +179,16 @@ void find_field_tests(struct fs *fs)
 
 		if ((bl->cond != HC_NEZ && bl->cond != HC_EQZ) || bl->nsucc != 2 ||
 		    bl->succ[0] == bl->succ[1] ||
-		    !(a = tested_field(fs, b, bl->cond_var, &neg, &db, &di)))
+		    !(a = tested_field(fs, b, bl->cond_var, def, defb, &neg, &db, &di)))
 			continue;
 		if (!fs->fcond)
 			fs->fcond = hog_xcalloc(2 * f->nblocks, sizeof(*fs->fcond));
 		nz = (bl->cond == HC_NEZ) != neg;
-		fs->fcond[2 * b] = (struct fcond){ a, nz, db, di };
-		fs->fcond[2 * b + 1] = (struct fcond){ a, !nz, db, di };
+		fs->fcond[2 * b] = (struct fcond){ .addr = a, .nonzero = nz, .def_b = db, .def_i = di };
+		fs->fcond[2 * b + 1] = (struct fcond){ .addr = a, .nonzero = !nz, .def_b = db, .def_i = di };
 	}
+	free(def);
+	free(defb);
 }
 
 /* The field test on the way into block b from its only predecessor, NULL none. */
@@ -204,26 +234,43 @@ static char *reach_set(const struct hog_func *f, int b, int back)
 	return seen;
 }
 
-/* Is the event handed field a, the struct around it, or a pointer it is reached through? */
+/*
+ * Is the event handed field a, the struct around it, or a pointer it is
+ * reached through?  For a predicate's field "x/P.h()", also anything
+ * under x, which P may read, and a store there.  The IR shows stores of
+ * constants only ("w", docs/ir.md): other writes are not seen.  A call
+ * whose result is used, of a function that only reads, is a question
+ * (another flag of the same folio), not a write; a setter returns
+ * nothing.
+ */
 static int hands_out(struct fs *fs, const struct hog_event *e, const char *a)
 {
-	int j;
+	size_t r = pred_root(a);
+	char *x_root;
+	int j, w = 0;
 
-	if ((e->kind != HE_CALL && e->kind != HE_ATOMIC) ||
-	    (e->kind == HE_CALL && pure_fn(fs, e->callee)))
+	if (e->kind == HE_CALL && e->dst >= 0 && pure_fn(fs, e->callee))
 		return 0;
-	for (j = 0; j < e->nargs; j++) {
+	x_root = r ? hog_xasprintf("%.*s", (int)r, a) : NULL;
+
+	if (e->kind == HE_STORE && x_root && e->nargs >= 1 && e->args[0].kind == HV_ADDR) {
+		const char *x = val_addr(fs, &e->args[0]);
+
+		w = x && (hog_expr_has_prefix(x, x_root) || hog_expr_has_prefix(x_root, x));
+	}
+	for (j = 0; !w && (e->kind == HE_CALL || e->kind == HE_ATOMIC) && j < e->nargs; j++) {
 		const char *x = e->args[j].kind == HV_CONST ? NULL : val_addr(fs, &e->args[j]);
 
-		if (x && hog_expr_has_prefix(a, x))
-			return 1;
+		w = x && (hog_expr_has_prefix(a, x) || (x_root && hog_expr_has_prefix(x, x_root)));
 	}
-	return 0;
+	free(x_root);
+	return w;
 }
 
 /*
- * May a call (but skip) or an atomic write field a on a way from event
- * fi of block fb to event ti of block tb?
+ * May a call (but skip, unless in a loop, where it runs again before
+ * itself) or an atomic write field a on a way from event fi of block
+ * fb to event ti of block tb?
  */
 static int written_between(struct fs *fs, const char *a, int fb, int fi, int tb, int ti,
 			   const struct hog_event *skip)
@@ -234,7 +281,8 @@ static int written_between(struct fs *fs, const char *a, int fb, int fi, int tb,
 
 	for (b = 0; b < f->nblocks && !w; b++)
 		for (i = 0; i < f->blocks[b].nev && !w; i++)
-			w = &f->blocks[b].ev[i] != skip && hands_out(fs, &f->blocks[b].ev[i], a) &&
+			w = (&f->blocks[b].ev[i] != skip || in_loop(f, b)) &&
+			    hands_out(fs, &f->blocks[b].ev[i], a) &&
 			    ((b == fb && i > fi) || after[b]) && ((b == tb && i < ti) || before[b]);
 	free(after);
 	free(before);
@@ -267,9 +315,13 @@ void when_from_field(struct fs *fs, struct hog_cost *c)
 			continue;
 		if (hog_expr_param(t->addr) < 0 || !t->addr[param_root(t->addr)])
 			continue;
-		/* the value tested is the caller's only if nothing here set it first */
+		/*
+		 * The value tested is the caller's only if nothing here set
+		 * it first: before the load's test, or the predicate's call.
+		 */
 		p = &fs->f->blocks[fs->f->blocks[b].pred[0]];
-		if (written_between(fs, t->addr, 0, -1, fs->f->blocks[b].pred[0], p->nev, NULL))
+		if (t->def_b >= 0 ? written_between(fs, t->addr, 0, -1, t->def_b, t->def_i, NULL) :
+		    written_between(fs, t->addr, 0, -1, fs->f->blocks[b].pred[0], p->nev, NULL))
 			return;
 		c->when.arg = hog_expr_param(t->addr);
 		c->when.op = t->nonzero ? 'n' : 'z';

@@ -43,18 +43,75 @@ static int same_site(const struct hog_cost *a, const struct hog_cost *b)
 	       la->func == lb->func;
 }
 
-/* After field_conds(), one site's costs with the same arg have the same field too, but for two fields. */
+/*
+ * One cost for the callers: one site, under a condition on one
+ * argument.  Two fields that field_conds() left are two costs.
+ */
 static int same_cost(const struct hog_cost *a, const struct hog_cost *b)
 {
-	return same_site(a, b) && a->when.arg == b->when.arg && a->when.field == b->when.field &&
-	       (!a->when.field || a->when.op == b->when.op);
+	return same_site(a, b) && a->when.arg == b->when.arg && a->when.field == b->when.field;
+}
+
+/* The values 0..63 a condition op/val takes in, as a set ("i"), or 0 if it is not one. */
+static long long when_set(char op, long long val)
+{
+	if (op == 'i')
+		return val;
+	if (op == '=' && val >= 0 && val <= 63)
+		return 1LL << val;
+	return 0;
+}
+
+/*
+ * Two ways to one site under different tests of one argument ("if
+ * (atomic)" and its else, or __vma_reservation_common()'s modes): a
+ * caller that rules out one still reaches the other, so the cost kept
+ * holds when either does.  Where one condition cannot say "either",
+ * it holds whatever the argument.
+ */
+static void join_when(struct hog_cost *keep, const struct hog_cost *c)
+{
+	struct hog_when *k = &keep->when;
+	const struct hog_when *w = &c->when;
+	long long a = when_set(k->op, k->val), b = when_set(w->op, w->val);
+
+	if (k->arg < 0 || (k->op == w->op && k->val == w->val))
+		return;
+	if (k->inferred < w->inferred)
+		k->inferred = w->inferred;
+	if (a && b) {
+		k->op = 'i';
+		k->val = a | b;
+	} else if ((k->op == 'x' && b) || (w->op == 'x' && a)) {
+		/* not in X, or in S: not in X but S */
+		k->val = (k->op == 'x' ? k->val : w->val) & ~(k->op == 'x' ? b : a);
+		k->op = 'x';
+	} else if (k->op == w->op && (k->op == '&' || k->op == '~' || k->op == 'x' ||
+				      k->op == '<' || k->op == '>') && !k->field) {
+		if (k->op == '&')
+			k->val |= w->val;
+		else if (k->op == '~' || k->op == 'x')
+			k->val &= w->val;
+		else if ((k->op == '<') == (w->val > k->val))
+			k->val = w->val;
+	} else {
+		k->arg = -1;
+	}
+	if (k->arg < 0 || ((k->op == '~' || k->op == 'x') && !k->val)) {
+		k->arg = -1;
+		k->op = 0;
+		k->val = 0;
+		k->field = NULL;
+	}
 }
 
 /*
  * A field condition (fieldcond.c) stays only on a cost that no other
- * way reaches under another condition or none: the cost is then the
- * callers' whatever the field, and is one cost, as it was before field
- * conditions, not one more for the summary to keep.
+ * way reaches under no condition, a parameter's, or the same field's
+ * other value: the cost is then the callers' whatever the field, and
+ * is one cost, as it was before field conditions, not one more for
+ * the summary to keep.  Two different fields (two helpers' results)
+ * stay, as two costs.
  */
 static void field_conds(struct fs *fs)
 {
@@ -100,6 +157,8 @@ static void keep_costs(struct fs *fs)
 		for (j = 0; j < keep.n; j++)
 			if (same_cost(keep.v[j], c))
 				break;
+		if (j < keep.n)
+			join_when(keep.v[j], c);
 		/* a loop nested on one way and not on another is not folded */
 		if (j < keep.n && !c->nest.func)
 			((struct hog_cost *)keep.v[j])->nest.func = NULL;
