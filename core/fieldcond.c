@@ -234,36 +234,39 @@ static char *reach_set(const struct hog_func *f, int b, int back)
 	return seen;
 }
 
+/* Is e the first n characters of a, or under them ("$1/T.f" under "$1")? */
+static int under_n(const char *e, const char *a, size_t n)
+{
+	return !strncmp(e, a, n) && (!e[n] || strchr("/^#[", e[n]));
+}
+
 /*
  * Is the event handed field a, the struct around it, or a pointer it is
  * reached through?  For a predicate's field "x/P.h()", also anything
- * under x, which P may read, and a store there.  The IR shows stores of
- * constants only ("w", docs/ir.md): other writes are not seen.  A call
- * whose result is used, of a function that only reads, is a question
- * (another flag of the same folio), not a write; a setter returns
- * nothing.
+ * under x, which P may read, and a store there; a call whose result is
+ * used, of another function that only reads, is taken as a question
+ * (folio_test_hugetlb_raw_hwp_unreliable() after
+ * folio_test_hugetlb_vmemmap_optimized()), not a write.  The IR shows
+ * stores of constants only ("w", docs/ir.md): other writes, a helper
+ * that writes what it returns among them, are not seen.
  */
 static int hands_out(struct fs *fs, const struct hog_event *e, const char *a)
 {
 	size_t r = pred_root(a);
-	char *x_root;
 	int j, w = 0;
 
-	if (e->kind == HE_CALL && e->dst >= 0 && pure_fn(fs, e->callee))
+	if (r && e->kind == HE_CALL && e->dst >= 0 && pure_fn(fs, e->callee))
 		return 0;
-	x_root = r ? hog_xasprintf("%.*s", (int)r, a) : NULL;
-
-	if (e->kind == HE_STORE && x_root && e->nargs >= 1 && e->args[0].kind == HV_ADDR) {
+	if (r && e->kind == HE_STORE && e->nargs >= 1 && e->args[0].kind == HV_ADDR) {
 		const char *x = val_addr(fs, &e->args[0]);
 
-		w = x && (hog_expr_has_prefix(x, x_root) || hog_expr_has_prefix(x_root, x));
+		w = x && (under_n(x, a, r) || under_n(a, x, strlen(x)));
 	}
 	for (j = 0; !w && (e->kind == HE_CALL || e->kind == HE_ATOMIC) && j < e->nargs; j++) {
 		const char *x = e->args[j].kind == HV_CONST ? NULL : val_addr(fs, &e->args[j]);
 
-		w = x && (hog_expr_has_prefix(a, x) || (x_root && hog_expr_has_prefix(x, x_root)));
+		w = x && (hog_expr_has_prefix(a, x) || (r && under_n(x, a, r)));
 	}
-	free(x_root);
 	return w;
 }
 

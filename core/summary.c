@@ -75,10 +75,13 @@ static void join_when(struct hog_cost *keep, const struct hog_cost *c)
 	const struct hog_when *w = &c->when;
 	long long a = when_set(k->op, k->val), b = when_set(w->op, w->val);
 
-	if (k->arg < 0 || (k->op == w->op && k->val == w->val))
+	if (k->arg < 0)
 		return;
+	/* a way that keeps the cost for values it cannot read keeps it */
 	if (k->inferred < w->inferred)
 		k->inferred = w->inferred;
+	if (k->op == w->op && k->val == w->val)
+		return;
 	if (a && b) {
 		k->op = 'i';
 		k->val = a | b;
