@@ -403,11 +403,13 @@ static int dom_tests(struct fs *fs, int from, int stop, const struct hog_loop *l
  */
 const struct econd *eng_way_test(struct fs *fs, int from, int to)
 {
-	const struct econd *e = fs->econd ? edge_test(fs, from, to) : NULL;
+	const struct econd *e;
 
-	if (!e && fs->econd && fs->idom && !dom_tests(fs, from, -1, NULL, &e, 1))
-		e = NULL;
-	return e;
+	if (!fs->econd)
+		return NULL;
+	if ((e = edge_test(fs, from, to)))
+		return e;
+	return fs->idom && dom_tests(fs, from, -1, NULL, &e, 1) ? e : NULL;
 }
 
 /*

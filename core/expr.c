@@ -86,13 +86,16 @@ int hog_expr_portable(const char *e)
 	return e && (e[0] == '$' || e[0] == '@');
 }
 
-int hog_expr_has_prefix(const char *e, const char *prefix)
+int hog_expr_has_prefix_n(const char *e, const char *prefix, size_t n)
 {
-	size_t n = strlen(prefix);
-
 	if (strncmp(e, prefix, n))
 		return 0;
 	return e[n] == 0 || e[n] == '/' || e[n] == '^' || e[n] == '#' || e[n] == '[';
+}
+
+int hog_expr_has_prefix(const char *e, const char *prefix)
+{
+	return hog_expr_has_prefix_n(e, prefix, strlen(prefix));
 }
 
 int hog_call_fills(const char *callee)

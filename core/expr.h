@@ -40,6 +40,8 @@ int hog_expr_is_percpu(const char *e);
 int hog_expr_portable(const char *e);		/* rooted at $N, $R or @g */
 /* e is rooted at prefix: prefix itself or prefix followed by steps. */
 int hog_expr_has_prefix(const char *e, const char *prefix);
+/* The same for the first n characters of prefix ("$1" of "$1/P.h()"). */
+int hog_expr_has_prefix_n(const char *e, const char *prefix, size_t n);
 /* memset(), memcpy(), memmove() and their variants: they write what argument 0 points to */
 int hog_call_fills(const char *callee);
 

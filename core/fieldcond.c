@@ -42,11 +42,11 @@
  * this is the IR's view, as for "load" tests (docs/ir.md).  Set once
  * the function's own summary is done; its callees' come first.
  */
-static int pure_fn(struct fs *fs, const char *name)
+static const struct hog_summary *pure_fn(struct fs *fs, const char *name)
 {
 	const struct hog_summary *s;
 
-	return name && !has_any_rule(fs, name) && (s = summary_of(fs, name)) && s->pure;
+	return name && !has_any_rule(fs, name) && (s = summary_of(fs, name)) && s->pure ? s : NULL;
 }
 
 void find_pure(struct fs *fs)
@@ -87,8 +87,7 @@ static const char *pred_field(struct fs *fs, const struct hog_event *e)
 	unsigned long long h;
 
 	if (e->kind != HE_CALL || e->dst < 0 || e->nargs != 1 || e->args[0].kind != HV_ADDR ||
-	    !(x = val_addr(fs, &e->args[0])) || !pure_fn(fs, e->callee) ||
-	    !(s = summary_of(fs, e->callee)) || !s->fn->file)
+	    !(x = val_addr(fs, &e->args[0])) || !(s = pure_fn(fs, e->callee)) || !s->fn->file)
 		return NULL;
 	h = hog_hash64(s->fn->file, strlen(s->fn->file), (unsigned long long)s->fn->line);
 	n = hog_xasprintf("/%s.%08llx()", e->callee, h & 0xffffffffULL);
@@ -234,12 +233,6 @@ static char *reach_set(const struct hog_func *f, int b, int back)
 	return seen;
 }
 
-/* Is e the first n characters of a, or under them ("$1/T.f" under "$1")? */
-static int under_n(const char *e, const char *a, size_t n)
-{
-	return !strncmp(e, a, n) && (!e[n] || strchr("/^#[", e[n]));
-}
-
 /*
  * Is the event handed field a, the struct around it, or a pointer it is
  * reached through?  For a predicate's field "x/P.h()", also anything
@@ -260,12 +253,12 @@ static int hands_out(struct fs *fs, const struct hog_event *e, const char *a)
 	if (r && e->kind == HE_STORE && e->nargs >= 1 && e->args[0].kind == HV_ADDR) {
 		const char *x = val_addr(fs, &e->args[0]);
 
-		w = x && (under_n(x, a, r) || under_n(a, x, strlen(x)));
+		w = x && (hog_expr_has_prefix_n(x, a, r) || hog_expr_has_prefix(a, x));
 	}
 	for (j = 0; !w && (e->kind == HE_CALL || e->kind == HE_ATOMIC) && j < e->nargs; j++) {
 		const char *x = e->args[j].kind == HV_CONST ? NULL : val_addr(fs, &e->args[j]);
 
-		w = x && (hog_expr_has_prefix(a, x) || (r && under_n(x, a, r)));
+		w = x && (hog_expr_has_prefix(a, x) || (r && hog_expr_has_prefix_n(x, a, r)));
 	}
 	return w;
 }
