@@ -844,6 +844,8 @@ static int is_param_value(const char *a)
 	return strspn(a + 1, "0123456789") == strlen(a + 1);
 }
 
+static void load_copy(struct lc_fn *F, const char *a, int var);
+
 static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 {
 	struct kids ch = expr_kids(e);
@@ -893,8 +895,12 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 			return fresh(F, VK_NONE);
 		if (is_unsigned_int(clang_getCursorType(e)))
 			return sign_op(F, e, "negu", v);
-		if (is_signed_int(clang_getCursorType(e)))
+		if (is_signed_int(clang_getCursorType(e))) {
+			/* -spool->min_hpages: tied to the field's test ("load") */
+			if (v.kind == HV_VAR && F->var[v.var].kind == VK_LOAD)
+				load_copy(F, F->var[v.var].load, v.var);
 			return sign_op(F, e, "neg", v);
+		}
 		return fresh(F, VK_NONE);
 	default:
 		if (constant(e, &c))
@@ -2174,6 +2180,9 @@ static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val 
 	}
 	if (b.kind != HV_CONST || !b.cst || a.kind != HV_VAR)
 		return 0;
+	/* "!= -1" on a field with a floor (rules: bound min=) */
+	if (F->var[a.var].kind == VK_LOAD)
+		load_copy(F, F->var[a.var].load, a.var);
 	h = lc_here(F);
 	F->b[h].cmp.op = CXBinaryOperator_EQ;	/* succ[0]: the equal way */
 	F->b[h].cmp.l = a;

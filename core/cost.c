@@ -448,6 +448,35 @@ static int round_tests(struct fs *fs, const struct hog_loop *l, int q, int to,
 #define MAX_ROUND_TESTS 16
 
 /*
+ * "if (!delta) return 0; ... if (delta > 0) gather_surplus_pages()"
+ * (hugetlb_acct_memory()): the paths' test of the whole value says only
+ * that it is not zero, the sign test every way to the cost passes says
+ * which side.  The cost is then the callers' only for a positive value
+ * ('>' 0), or a negative one ('<' 0), so a caller passing
+ * -spool->min_hpages, never positive, does not reach it.  Not for a
+ * loop, whose '>' says what its count follows.
+ */
+static void when_signed(struct fs *fs, struct hog_cost *c)
+{
+	const struct econd *e[MAX_ROUND_TESTS];
+	int i, n;
+
+	if (c->kind == HK_LOOP || c->when.arg < 0 || c->when.field || c->when.op != '&' ||
+	    c->when.val != PC_NONZERO || !fs->idom || fs->cur_block < 0)
+		return;
+	n = dom_tests(fs, fs->cur_block, -1, NULL, e, MAX_ROUND_TESTS);
+	for (i = 0; i < n; i++)
+		if (e[i]->param == c->when.arg && (e[i]->op == '>' || e[i]->op == '<')) {
+			/* '>' 0 stays; '<' 1 and not zero is '<' 0 */
+			c->when.op = e[i]->op;
+			c->when.val = 0;
+			c->when.inferred = 1;
+			return;
+		}
+}
+
+
+/*
  * What one way round needs of parameter arg: the bits that must be
  * clear ('~', all of them) or the bits one of which must be set ('&').
  */
@@ -676,6 +705,7 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 		return;
 	when_from_paths(c, set);
 	when_from_dominators(fs, c);
+	when_signed(fs, c);
 	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
 	if (c->kind != HK_LOOP)
 		when_from_field(fs, c);

@@ -4,6 +4,7 @@
  * (engine.h), then one recording pass over it that calls the checkers
  * (checker.h) and gathers what the summary says to the callers.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,27 @@ static int sign_edge(struct tup *t, const struct hog_block *b, int si)
 	return 1;
 }
 
+/*
+ * if (spool->min_hpages != -1) on a field whose rule says it is never
+ * below -1: past the test it is at least 0, so -spool->min_hpages is
+ * never positive.  Only a value no test said more of.
+ */
+static void floor_edge(struct fs *fs, struct tup *t, const struct hog_block *b)
+{
+	const struct fact *f = fact_get(t, b->cond_var);
+	long long min;
+	int k;
+
+	if (!var_floor(fs, b->cond_var, &min) || b->cond_val != min || b->cond_hi < min ||
+	    b->cond_hi == LLONG_MAX || (f && (f->ncst || (f->kind != FK_NONE && f->kind != FK_SMALL))))
+		return;
+	k = floor_kind(b->cond_hi + 1);
+	if (k == FK_NONE || (f && f->kind == k))
+		return;
+	fact_set(t, b->cond_var, k, 0);
+	load_edge(fs, t, b->cond_var);
+}
+
 /* The values lo..hi as a set of 0..63, or 0 when some is outside. */
 static long long value_set(long long lo, long long hi)
 {
@@ -300,12 +322,16 @@ static void eqk_param(struct tup *t, const struct fact *f, long long set, int in
  * if (mode == M_FREE): 0 if the constants the path's value may be say it
  * cannot take this way; the way taken narrows them.
  */
-static int eqk_edge(struct tup *t, const struct hog_block *b, int si)
+static int eqk_edge(struct fs *fs, struct tup *t, const struct hog_block *b, int si)
 {
 	if (b->succ[0] == b->succ[1])
 		return 1;
 	eqk_param(t, fact_get(t, b->cond_var), value_set(b->cond_val, b->cond_hi), si == 0);
-	return fact_cst_range(t, b->cond_var, b->cond_val, b->cond_hi, si == 0);
+	if (!fact_cst_range(t, b->cond_var, b->cond_val, b->cond_hi, si == 0))
+		return 0;
+	if (si == 1)
+		floor_edge(fs, t, b);
+	return 1;
 }
 
 /* A phi of an HC_EQK variable keeps the constant it is given. */
@@ -391,7 +417,7 @@ static void edge(struct fs *fs, int bno, int si, const struct tset *out, struct 
 		if ((b->cond == HC_GTZ || b->cond == HC_LEZ) && si < 2 &&
 		    !sign_edge(&t, b, si))
 			continue;
-		if (b->cond == HC_EQK && si < 2 && !eqk_edge(&t, b, si))
+		if (b->cond == HC_EQK && si < 2 && !eqk_edge(fs, &t, b, si))
 			continue;
 		/* phis read the values as they leave this block */
 		{

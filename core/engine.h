@@ -302,6 +302,11 @@ struct fs {
 	const char *load[MAX_LOADS];	/* fields tested ("load"), each a variable past f's */
 	int nload;
 	int *loadtie;		/* [var]: the field's variable it was loaded as; 0 none */
+	struct vfloor {
+		int var;	/* loaded from a field with a "bound ... min=" rule */
+		long long min;
+	} floor[MAX_LOADS];
+	int nfloor;
 	int *rflag;		/* [var]: 1 + the rlock it is the "is it held" flag of; NULL none */
 	const char *rlock[MAX_COOKIES];
 	int nrlock;
@@ -334,6 +339,8 @@ void unset_field_edge(struct fs *fs, struct tup *t, int var, int want_nz);
 void find_loads(struct fs *fs);
 int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
 void load_edge(struct fs *fs, struct tup *t, int var);
+int var_floor(const struct fs *fs, int var, long long *min);
+int floor_kind(long long min);
 
 /* state.c: the lattice */
 void state_limits(unsigned *limits);

@@ -808,8 +808,9 @@ static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *
 			/* -count: a count is taken to be below 2^31, so never positive */
 			k = k == FK_POS || k == FK_NONZERO ? FK_NEG : k == FK_ZERO ? FK_ZERO : FK_NONPOS;
 		else if (e->callee[0] == 'n')
-			/* -x of 0 < x < 2^(w-1) is negative; of a negative x, not known */
-			k = k == FK_POS ? FK_NEG : k == FK_ZERO ? FK_ZERO : FK_NONE;
+			/* -x of 0 < x < 2^(w-1) is negative, of 0 <= x never positive; of a negative x, not known */
+			k = k == FK_POS ? FK_NEG : k == FK_ZERO ? FK_ZERO :
+			    k == FK_SMALL ? FK_NONPOS : FK_NONE;
 		else if (e->callee[0] == 'u')
 			k = FK_SMALL;
 		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP || k == FK_PNOT)

@@ -142,6 +142,7 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->fe.percpu_prefix);
 	hog_vec_free(&r->fe.bound_names);
 	hog_vec_free(&r->fe.bound_max);
+	hog_vec_free(&r->fe.bound_min);
 	hog_vec_free(&r->fe.scales);
 	hog_vec_free(&r->fe.iter_names);
 	hog_vec_free(&r->fe.iter_arg);
@@ -235,6 +236,21 @@ long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char
 		if (names_target(r->fe.bound_names.v[i], tag, name))
 			return (long long)(intptr_t)r->fe.bound_max.v[i];
 	return -1;
+}
+
+int hog_rules_bound_min(const struct hog_rules *r, const char *tag, const char *name,
+			long long *min)
+{
+	int i;
+
+	for (i = 0; tag && name && i < r->fe.bound_names.n; i++)
+		if (names_target(r->fe.bound_names.v[i], tag, name)) {
+			intptr_t m = (intptr_t)r->fe.bound_min.v[i];
+
+			*min = m;
+			return m != INTPTR_MIN;
+		}
+	return 0;
 }
 
 int hog_rules_iterator(const struct hog_rules *r, const char *name, int *step)
@@ -1724,10 +1740,13 @@ static int is_bound_target(const char *s)
 	return is_ident(buf);
 }
 
-/* bound NAME|STRUCT.FIELD|TYPE[]|FUNC(PARAM) max=N [since=V] [until=V] "reason" */
+/*
+ * bound NAME|STRUCT.FIELD|TYPE[]|FUNC(PARAM) max=N [since=V] [until=V] "reason"
+ * bound STRUCT.FIELD [max=N] min=N ... "reason"
+ */
 static int parse_bound(struct parse *p)
 {
-	long long v = -1;
+	long long v = -1, lo = LLONG_MIN;
 	int i, reason = 0;
 	unsigned since = 0, until = 0;
 
@@ -1741,21 +1760,30 @@ static int parse_bound(struct parse *p)
 		else if (t->key && !strcmp(t->key, "max")) {
 			if (parse_int(p, t->key, t->val, 0, MAX_LOOP_CAP, &v))
 				return -1;
+		} else if (t->key && !strcmp(t->key, "min")) {
+			if (parse_int(p, t->key, t->val, -MAX_LOOP_CAP, MAX_LOOP_CAP, &lo))
+				return -1;
 		} else if (t->key && is_kversion_key(t->key)) {
 			if (kversion_key(p, t, &since, &until))
 				return -1;
 		} else {
-			return perr(p, "bound takes max=N and a reason, not '%s'", t->val);
+			return perr(p, "bound takes max=N, min=N and a reason, not '%s'", t->val);
 		}
 	}
-	if (v < 0 || reason != 1)
-		return perr(p, "bound needs max=N and one \"reason\"");
+	if ((v < 0 && lo == LLONG_MIN) || reason != 1)
+		return perr(p, "bound needs max=N or min=N and one \"reason\"");
+	/* a floor is a field's: the value tests and negations read (docs/ir.md, "load") */
+	if (lo != LLONG_MIN && (!strchr(p->tok[1].val, '.') || strchr(p->tok[1].val, '(')))
+		return perr(p, "bound's min=N is for a STRUCT.FIELD only");
+	if (v >= 0 && lo > v)
+		return perr(p, "bound's min=%lld is above its max=%lld", lo, v);
 	if (kversion_order(p, since, until))
 		return -1;
 	if (p->r->kversion && !in_range(p->r->kversion, since, until))
 		return 0;
 	push_name(p, &p->r->fe.bound_names, p->tok[1].val);
 	hog_vec_push(&p->r->fe.bound_max, (void *)(intptr_t)v);
+	hog_vec_push(&p->r->fe.bound_min, (void *)(lo == LLONG_MIN ? INTPTR_MIN : (intptr_t)lo));
 	return 0;
 }
 

@@ -149,7 +149,8 @@ struct hog_frontend_rules {
 	struct hog_vec percpu_arch;	/* percpu-asm: architecture of each prefix */
 	struct hog_vec percpu_prefix;	/* percpu-asm: "%gs:" */
 	struct hog_vec bound_names;	/* bound: "folio_batch_count", "per_cpu_pages.batch" */
-	struct hog_vec bound_max;	/* bound: its cap, as (void *)(intptr_t) */
+	struct hog_vec bound_max;	/* bound: its cap, as (void *)(intptr_t); -1 none */
+	struct hog_vec bound_min;	/* bound: a field's floor, the same; INTPTR_MIN none */
 	struct hog_vec iter_names;	/* iterator: "__next_node", "find_next_bit" */
 	struct hog_vec iter_arg;	/* iterator: arg * 2 + step, as (void *)(intptr_t) */
 	struct hog_vec scales;		/* scales: "nr_cpu_ids", "task_struct.tasks" */
@@ -405,6 +406,9 @@ int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
  * function's name (tag NULL) or TAG.FIELD; -1 when none.
  */
 long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char *name);
+/* The least TAG.FIELD holds, a "bound ... min=N" rule: 1 and *min, or 0 when none. */
+int hog_rules_bound_min(const struct hog_rules *r, const char *tag, const char *name,
+			long long *min);
 /* Does a "scales" rule name this function, global (tag NULL) or TAG.FIELD? */
 int hog_rules_scales(const struct hog_rules *r, const char *tag, const char *name);
 /*

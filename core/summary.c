@@ -69,6 +69,13 @@ static long long when_set(char op, long long val)
  * holds when either does.  Where one condition cannot say "either",
  * it holds whatever the argument.
  */
+/* Does w allow only values other than zero ('>' K >= 0, '<' K <= 0, '&' not zero)? */
+static int when_nonzero(const struct hog_when *w)
+{
+	return !w->field && ((w->op == '>' && w->val >= 0) || (w->op == '<' && w->val <= 0) ||
+			     (w->op == '&' && w->val == PC_NONZERO));
+}
+
 static void join_when(struct hog_cost *keep, const struct hog_cost *c)
 {
 	struct hog_when *k = &keep->when;
@@ -85,6 +92,10 @@ static void join_when(struct hog_cost *keep, const struct hog_cost *c)
 	if (a && b) {
 		k->op = 'i';
 		k->val = a | b;
+	} else if (k->op != w->op && when_nonzero(k) && when_nonzero(w)) {
+		/* delta > 0 on one way, delta < 0 on the other: not zero */
+		k->op = '&';
+		k->val = PC_NONZERO;
 	} else if ((k->op == 'x' && b) || (w->op == 'x' && a)) {
 		/* not in X, or in S: not in X but S */
 		k->val = (k->op == 'x' ? k->val : w->val) & ~(k->op == 'x' ? b : a);

@@ -346,7 +346,9 @@ int eng_when_sign(struct fs *fs, const struct tset *set, const struct callv *cv,
 		long long lo = k == FK_POS ? 1 : k == FK_ZERO ? 0 : LLONG_MIN;
 		long long hi = k == FK_NEG ? -1 : k == FK_ZERO || k == FK_NONPOS ? 0 : LLONG_MAX;
 
-		if (k != FK_POS && k != FK_NEG && k != FK_ZERO && k != FK_NONPOS)
+		if (k == FK_SMALL)
+			lo = 0;
+		else if (k != FK_POS && k != FK_NEG && k != FK_ZERO && k != FK_NONPOS)
 			return -1;
 		if (w->op == '>')
 			a = lo > w->val ? 1 : hi <= w->val ? 0 : -1;
@@ -846,24 +848,68 @@ static int load_count(const struct hog_func *f, const char *addr)
 }
 
 /*
+ * The least value a rule gives the field a "load" reads ("bound
+ * hugepage_subpool.min_hpages min=-1": -1 for "not set", else a count):
+ * 1 and *min, else 0.  Only a field read whole, not an element of it.
+ */
+static int load_floor(struct fs *fs, const char *a, long long *min)
+{
+	const char *cls = a && !strpbrk(a, "[#") ? hog_expr_class(fs->c->strs, a) : NULL;
+	const char *dot = cls ? strchr(cls, '.') : NULL;
+	size_t n = a ? strlen(a) : 0, k = cls ? strlen(cls) : 0;
+	char tag[128];
+
+	if (!dot || k + 1 >= n || a[n - k - 1] != '/' || strcmp(a + n - k, cls) ||
+	    (size_t)(dot - cls) >= sizeof(tag))
+		return 0;
+	memcpy(tag, cls, dot - cls);
+	tag[dot - cls] = 0;
+	return hog_rules_bound_min(fs->c->rules, tag, dot + 1, min);
+}
+
+/* The floor of the field var was loaded from (load_floor()): 1 and *min, else 0. */
+int var_floor(const struct fs *fs, int var, long long *min)
+{
+	int i;
+
+	for (i = 0; i < fs->nfloor; i++)
+		if (fs->floor[i].var == var) {
+			*min = fs->floor[i].min;
+			return 1;
+		}
+	return 0;
+}
+
+/*
  * The fields tested twice or more, each a variable of its own; an
  * element of an array or another CPU's copy is not one place.  More
  * than MAX_LOADS: the rest are not tied (precision only, no limit).
+ * Also the variables loaded from a field with a floor, as many.
  */
 void find_loads(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
+	long long min;
 	int b, i;
 
 	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nev; i++) {
-			const char *a = load_addr(&f->blocks[b].ev[i]);
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const char *a = load_addr(e);
 
+			if (a && e->dst >= 0 && fs->nfloor < MAX_LOADS && load_floor(fs, a, &min))
+				fs->floor[fs->nfloor++] = (struct vfloor){ .var = e->dst, .min = min };
 			if (!a || strpbrk(a, "[#") || load_var(fs, a) >= 0 || fs->nload == MAX_LOADS ||
 			    load_count(f, a) < 2)
 				continue;
 			fs->load[fs->nload++] = a;
 		}
+}
+
+/* A value of at least min: its sign, as a fact (none below zero). */
+int floor_kind(long long min)
+{
+	return min > 0 ? FK_POS : min == 0 ? FK_SMALL : FK_NONE;
 }
 
 /*
@@ -874,20 +920,26 @@ void find_loads(struct fs *fs)
  */
 int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
-	int lv, i;
+	long long min;
+	int lv, i, floor;
 
 	if (!e->callee || strcmp(e->callee, "load"))
 		return 0;
-	if (!load_addr(e) || e->dst < 0 || e->dst > fs->f->nvars ||
-	    (lv = load_var(fs, load_addr(e))) < 0)
+	if (!load_addr(e) || e->dst < 0 || e->dst > fs->f->nvars)
 		return 1;
-	if (!fs->loadtie)
+	/* a field that is never negative: its value's sign, when no test said more */
+	floor = var_floor(fs, e->dst, &min) ? floor_kind(min) : FK_NONE;
+	lv = load_var(fs, load_addr(e));
+	if (lv < 0 && floor == FK_NONE)
+		return 1;
+	if (lv >= 0 && !fs->loadtie)
 		fs->loadtie = hog_xcalloc(fs->f->nvars + 1, sizeof(*fs->loadtie));
-	fs->loadtie[e->dst] = lv;
+	if (lv >= 0)
+		fs->loadtie[e->dst] = lv;
 	for (i = 0; i < set->n; i++) {
-		const struct fact *f = fact_get(&set->t[i], lv);
+		const struct fact *f = lv >= 0 ? fact_get(&set->t[i], lv) : NULL;
 
-		fact_set(&set->t[i], e->dst, f ? f->kind : FK_NONE, 0);
+		fact_set(&set->t[i], e->dst, f && f->kind != FK_NONE ? f->kind : floor, 0);
 	}
 	return 1;
 }

@@ -707,6 +707,8 @@ static tree negated_count(tree v)
 	return src;
 }
 
+static void load_copy(struct lower *L, struct hog_block *b, tree l, int v);
+
 /* x = (y == 0) and x = (y != 0): the core needs these to follow trylock results. */
 static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 {
@@ -746,7 +748,17 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 			e->args[0] = lh_value(L->m, same_load(conv_root(src)));
 			return;
 		}
-		op = "neg";
+		/*
+		 * -spool->min_hpages after "!= -1": the tested value's fact;
+		 * a field read only here: its floor (rules: bound min=)
+		 */
+		src = same_load(gimple_assign_rhs1(as));
+		if (src == gimple_assign_rhs1(as))
+			load_copy(L, b, src, SSA_NAME_VERSION(src));
+		e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "neg",
+					SSA_NAME_VERSION(lhs), 1);
+		e->args[0] = lh_value(L->m, src);
+		return;
 	}
 	else if (code == RSHIFT_EXPR && TYPE_UNSIGNED(TREE_TYPE(lhs)) &&
 		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
@@ -1429,6 +1441,9 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 	if (!integer_zerop(r)) {
 		if (!integer_zerop(l)) {
 			const_cond(b, l, r);
+			/* "!= -1" on a field with a floor (rules: bound min=) */
+			if (b->cond == HC_EQK)
+				load_copy(L, b, ssa_name(b->cond_var), b->cond_var);
 			return;
 		}
 		std::swap(l, r);

@@ -688,6 +688,26 @@ static void test_bound_and_scales(void **state)
 	assert_int_equal(hog_rules_bound(t->r, NULL, "pte_t"), -1);
 }
 
+static void test_bound_min(void **state)
+{
+	struct rt *t = *state;
+	long long m = 7;
+
+	assert_int_equal(parse(t, "bound hugepage_subpool.min_hpages min=-1 \"-1: no minimum\"\n"
+				  "bound pool.pages min=0 max=512 \"a count\"\n"
+				  "bound per_cpu_pages.batch max=63 \"r\"\n"), 0);
+	assert_true(hog_rules_bound_min(t->r, "hugepage_subpool", "min_hpages", &m));
+	assert_int_equal(m, -1);
+	/* a floor alone caps nothing */
+	assert_int_equal(hog_rules_bound(t->r, "hugepage_subpool", "min_hpages"), -1);
+	assert_true(hog_rules_bound_min(t->r, "pool", "pages", &m));
+	assert_int_equal(m, 0);
+	assert_int_equal(hog_rules_bound(t->r, "pool", "pages"), 512);
+	assert_false(hog_rules_bound_min(t->r, "per_cpu_pages", "batch", &m));
+	assert_false(hog_rules_bound_min(t->r, "pool", "spare", &m));
+	assert_false(hog_rules_bound_min(t->r, NULL, "pages", &m));
+}
+
 static void test_err_bound_and_scales(void **state)
 {
 	struct rt *t = *state;
@@ -695,7 +715,7 @@ static void test_err_bound_and_scales(void **state)
 	expect_err(t, "bound\n", "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
 	expect_err(t, "bound a.b.c max=1 \"r\"\n",
 		   "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
-	expect_err(t, "bound f max=1\n", "t.rules:1: bound needs max=N and one \"reason\"");
+	expect_err(t, "bound f max=1\n", "t.rules:1: bound needs max=N or min=N and one \"reason\"");
 	expect_err(t, "bound [] max=1 \"r\"\n",
 		   "t.rules:1: bound needs a function name, STRUCT.FIELD, TYPE[] or FUNC(PARAM)");
 	expect_err(t, "bound a.b[] max=1 \"r\"\n",
@@ -707,10 +727,15 @@ static void test_err_bound_and_scales(void **state)
 	assert_int_equal(parse(t, "bound get_page_from_freelist(order) max=10 \"r\"\n"), 0);
 	assert_int_equal(hog_rules_bound(t->r, NULL, "get_page_from_freelist(order)"), 10);
 	assert_int_equal(hog_rules_bound(t->r, NULL, "get_page_from_freelist"), -1);
-	expect_err(t, "bound f \"r\"\n", "t.rules:1: bound needs max=N and one \"reason\"");
+	expect_err(t, "bound f \"r\"\n", "t.rules:1: bound needs max=N or min=N and one \"reason\"");
 	expect_err(t, "bound f max=-1 \"r\"\n",
 		   "t.rules:1: bad number '-1' for 'max'");
-	expect_err(t, "bound f arg=1 \"r\"\n", "t.rules:1: bound takes max=N and a reason, not '1'");
+	expect_err(t, "bound f arg=1 \"r\"\n", "t.rules:1: bound takes max=N, min=N and a reason, not '1'");
+	/* a floor is a field's only, and not above the cap */
+	expect_err(t, "bound f min=0 \"r\"\n", "t.rules:1: bound's min=N is for a STRUCT.FIELD only");
+	expect_err(t, "bound f(a) min=0 \"r\"\n", "t.rules:1: bound's min=N is for a STRUCT.FIELD only");
+	expect_err(t, "bound a.b min=5 max=4 \"r\"\n", "t.rules:1: bound's min=5 is above its max=4");
+	expect_err(t, "bound a.b min=x \"r\"\n", "t.rules:1: bad number 'x' for 'min'");
 	expect_err(t, "scales\n", "t.rules:1: scales needs names or STRUCT.FIELD");
 	expect_err(t, "scales *.x\n", "t.rules:1: scales takes NAME or STRUCT.FIELD, not '*.x'");
 	expect_err(t, "scales k=v\n", "t.rules:1: scales takes bare words, not 'k=v'");
@@ -1271,6 +1296,7 @@ int main(void)
 		T(test_rank_and_release_words),
 		T(test_frontend_words),
 		T(test_bound_and_scales),
+		T(test_bound_min),
 		T(test_iterator),
 		T(test_err_bound_and_scales),
 		T(test_kversion_parse),
