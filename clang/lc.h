@@ -84,6 +84,7 @@ struct lc_var {
 	struct hog_val ca, cb;
 	int uadd;		/* "x += n" with n of an unsigned type (cfg.c, min_step_up()) */
 	int small;		/* loaded as a type of 8 bits or fewer: at most 255 (cfg.c, value_cap()) */
+	int width;		/* VK_LOAD: the bytes read (lower.c, narrowed_test()) */
 };
 
 struct lc_local {

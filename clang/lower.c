@@ -337,6 +337,40 @@ static struct hog_val fresh(struct lc_fn *F, enum lc_vkind k)
 	return lc_varval(lc_new_var(F, k));
 }
 
+/* Do a and b hold the same integers (one width, one signedness)? */
+static int same_int_type(CXType a, CXType b)
+{
+	return clang_Type_getSizeOf(clang_getCanonicalType(a)) ==
+	       clang_Type_getSizeOf(clang_getCanonicalType(b)) &&
+	       is_signed_int(a) == is_signed_int(b);
+}
+
+/*
+ * Is e a field read right here, through parentheses and implicit casts
+ * that keep its value (an lvalue's read): not a copy read earlier, not
+ * a narrowed one?  A "load" at e then stands where the read is (the
+ * plugin's read_here()).
+ */
+static int plain_field_read(CXCursor e)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(e);
+		struct kids ch;
+
+		if (k == CXCursor_MemberRefExpr)
+			return 1;
+		if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr)
+			return 0;
+		ch = expr_kids(e);
+		if (ch.n != 1 || !same_int_type(clang_getCursorType(e), clang_getCursorType(ch.c[0]))) {
+			free(ch.c);
+			return 0;
+		}
+		e = ch.c[0];
+		free(ch.c);
+	}
+}
+
 /* parens, implicit casts and __extension__: the expression that matters */
 static CXCursor strip(CXCursor e)
 {
@@ -504,6 +538,7 @@ static struct hog_val load(struct lc_fn *F, const char *a, CXType t)
 	v = fresh(F, VK_LOAD);
 	F->var[v.var].load = a;
 	F->var[v.var].small = clang_Type_getSizeOf(clang_getCanonicalType(t)) == 1;
+	F->var[v.var].width = (int)clang_Type_getSizeOf(clang_getCanonicalType(t));
 	/* or through a __seg_gs pointer, x86's this_cpu_read() from 6.8 on (plugin: percpu_walk()) */
 	if ((a && strchr(a, '#')) || clang_getAddressSpace(t) || percpu_memory(F, a))
 		F->var[v.var].percpu = 1;
@@ -897,7 +932,8 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 			return sign_op(F, e, "negu", v);
 		if (is_signed_int(clang_getCursorType(e))) {
 			/* -spool->min_hpages: tied to the field's test ("load") */
-			if (v.kind == HV_VAR && F->var[v.var].kind == VK_LOAD)
+			if (v.kind == HV_VAR && F->var[v.var].kind == VK_LOAD && plain_field_read(x) &&
+			    same_int_type(clang_getCursorType(e), clang_getCursorType(x)))
 				load_copy(F, F->var[v.var].load, v.var);
 			return sign_op(F, e, "neg", v);
 		}
@@ -2168,7 +2204,8 @@ static int sign_test(struct lc_fn *F, struct hog_val v, int gtz, int t, int f)
  * if (mode == M_FREE) on a variable: HC_EQK, succ[0] the equal way (the
  * plugin's const_cond()); != swaps the successors.
  */
-static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val b, int t, int f)
+static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val b, int t, int f,
+		      CXCursor l, CXCursor r)
 {
 	int h;
 
@@ -2177,11 +2214,12 @@ static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val 
 
 		a = b;
 		b = x;
+		l = r;
 	}
 	if (b.kind != HV_CONST || !b.cst || a.kind != HV_VAR)
 		return 0;
-	/* "!= -1" on a field with a floor (rules: bound min=) */
-	if (F->var[a.var].kind == VK_LOAD)
+	/* "!= -1" on a field with a floor (rules: bound min=), read in the test */
+	if (F->var[a.var].kind == VK_LOAD && plain_field_read(l))
 		load_copy(F, F->var[a.var].load, a.var);
 	h = lc_here(F);
 	F->b[h].cmp.op = CXBinaryOperator_EQ;	/* succ[0]: the equal way */
@@ -2230,6 +2268,28 @@ static int negated(CXCursor e)
 	       k == CXCursor_IntegerLiteral;
 }
 
+/*
+ * Is the value tested in l narrower than where it came from (int d =
+ * delta with delta a long parameter, or a long field read into an int)?
+ * Its sign is then not the parameter's nor the field's: the plugin tests
+ * the converted value, which is neither.
+ */
+static int narrowed_test(struct lc_fn *F, struct hog_val v, CXCursor l)
+{
+	long long w = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(strip(l))));
+	long long from = 0;
+	int i, n;
+
+	if (v.kind == HV_VAR && F->var[v.var].kind == VK_LOAD)
+		from = F->var[v.var].width;
+	else if (v.kind == HV_ADDR && v.addr[0] == '$' && (n = atoi(v.addr + 1)) >= 0)
+		for (i = 0; i < F->nloc; i++)
+			if (F->loc[i].param == n)
+				from = clang_Type_getSizeOf(clang_getCanonicalType(
+					clang_getCursorType(F->loc[i].decl)));
+	return w > 0 && from > w;
+}
+
 static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, int f)
 {
 	struct hog_val a = rv(F, l, 1), b = rv(F, r, 1);
@@ -2247,12 +2307,12 @@ static void relational(struct lc_fn *F, int op, CXCursor l, CXCursor r, int t, i
 			test_var(F, b, t, f, op == CXBinaryOperator_EQ);
 			return;
 		}
-		if (const_test(F, op, a, b, t, f))
+		if (const_test(F, op, a, b, t, f, l, r))
 			return;
 	}
 	if ((op == CXBinaryOperator_GT || op == CXBinaryOperator_LE) &&
 	    b.kind == HV_CONST && b.cst == 0 && is_signed_int(clang_getCursorType(strip(l))) &&
-	    sign_test(F, a, op == CXBinaryOperator_GT, t, f))
+	    !narrowed_test(F, a, l) && sign_test(F, a, op == CXBinaryOperator_GT, t, f))
 		return;
 	h = lc_here(F);
 	bl = &F->b[h];

@@ -180,6 +180,9 @@ static void transfer(struct fs *fs, int bno, struct tset *set)
 		struct callv cv;
 
 		forget_dst(set, e->dst);
+		if (fs->nload && (e->kind == HE_CALL || e->kind == HE_ICALL ||
+				  e->kind == HE_STORE || e->kind == HE_ATOMIC))
+			load_forget_signs(fs, set);
 		switch (e->kind) {
 		case HE_CALL:
 			call_prepare(fs, e, &cv);

@@ -340,6 +340,7 @@ void find_loads(struct fs *fs);
 int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e);
 void load_edge(struct fs *fs, struct tup *t, int var);
 int var_floor(const struct fs *fs, int var, long long *min);
+void load_forget_signs(struct fs *fs, struct tset *set);
 int floor_kind(long long min);
 
 /* state.c: the lattice */

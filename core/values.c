@@ -346,9 +346,7 @@ int eng_when_sign(struct fs *fs, const struct tset *set, const struct callv *cv,
 		long long lo = k == FK_POS ? 1 : k == FK_ZERO ? 0 : LLONG_MIN;
 		long long hi = k == FK_NEG ? -1 : k == FK_ZERO || k == FK_NONPOS ? 0 : LLONG_MAX;
 
-		if (k == FK_SMALL)
-			lo = 0;
-		else if (k != FK_POS && k != FK_NEG && k != FK_ZERO && k != FK_NONPOS)
+		if (k != FK_POS && k != FK_NEG && k != FK_ZERO && k != FK_NONPOS)
 			return -1;
 		if (w->op == '>')
 			a = lo > w->val ? 1 : hi <= w->val ? 0 : -1;
@@ -942,6 +940,29 @@ int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		fact_set(&set->t[i], e->dst, f && f->kind != FK_NONE ? f->kind : floor, 0);
 	}
 	return 1;
+}
+
+/*
+ * A call, a store or an atomic: a field tested before may hold another
+ * value now.  Its zero test still stands, as for any "load" (the kernel
+ * re-tests fields that stay put), but not a sign a test gave it: past
+ * "if (spool->min_hpages != -1)" and a call that resets it, the field
+ * read again may be -1, and its negation positive.
+ */
+void load_forget_signs(struct fs *fs, struct tset *set)
+{
+	int i, j;
+
+	for (i = 0; i < set->n; i++)
+		for (j = 0; j < fs->nload; j++) {
+			int lv = fs->f->nvars + 1 + j;
+			const struct fact *f = fact_get(&set->t[i], lv);
+
+			if (f && (f->kind == FK_POS || f->kind == FK_NEG))
+				fact_set(&set->t[i], lv, FK_NONZERO, 0);
+			else if (f && (f->kind == FK_SMALL || f->kind == FK_NONPOS))
+				fact_set(&set->t[i], lv, FK_NONE, 0);
+		}
 }
 
 /* The way out of a test of such a variable: the field is what it was found to be. */

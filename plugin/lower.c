@@ -709,6 +709,26 @@ static tree negated_count(tree v)
 
 static void load_copy(struct lower *L, struct hog_block *b, tree l, int v);
 
+/*
+ * Was v read from memory in at's block with nothing written since (no
+ * call, no store: no virtual definition between)?  A "load" written at
+ * at then stands where the read was: a value read before a call that
+ * may change the field is not the field past a later test of it.
+ */
+static bool read_here(tree v, gimple *at)
+{
+	gimple *def = TREE_CODE(v) == SSA_NAME ? SSA_NAME_DEF_STMT(v) : NULL;
+	gimple_stmt_iterator gsi;
+
+	if (!def || !at || gimple_bb(def) != gimple_bb(at))
+		return false;
+	for (gsi = gsi_for_stmt(def), gsi_next(&gsi); !gsi_end_p(gsi) && gsi_stmt(gsi) != at;
+	     gsi_next(&gsi))
+		if (gimple_vdef(gsi_stmt(gsi)))
+			return false;
+	return !gsi_end_p(gsi);
+}
+
 /* x = (y == 0) and x = (y != 0): the core needs these to follow trylock results. */
 static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 {
@@ -753,7 +773,7 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 		 * a field read only here: its floor (rules: bound min=)
 		 */
 		src = same_load(gimple_assign_rhs1(as));
-		if (src == gimple_assign_rhs1(as))
+		if (src == gimple_assign_rhs1(as) && read_here(src, as))
 			load_copy(L, b, src, SSA_NAME_VERSION(src));
 		e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "neg",
 					SSA_NAME_VERSION(lhs), 1);
@@ -1441,8 +1461,8 @@ static void lower_cond(struct lower *L, struct hog_block *b, gcond *c)
 	if (!integer_zerop(r)) {
 		if (!integer_zerop(l)) {
 			const_cond(b, l, r);
-			/* "!= -1" on a field with a floor (rules: bound min=) */
-			if (b->cond == HC_EQK)
+			/* "!= -1" on a field with a floor (rules: bound min=), read here */
+			if (b->cond == HC_EQK && read_here(ssa_name(b->cond_var), c))
 				load_copy(L, b, ssa_name(b->cond_var), b->cond_var);
 			return;
 		}
