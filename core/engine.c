@@ -1081,6 +1081,7 @@ static void fs_free(struct fs *fs)
 	free(fs->notname);
 	free(fs->phiname);
 	free(fs->loadtie);
+	free(fs->negop);
 	free(fs->fcond);
 	free(fs->rflag);
 }

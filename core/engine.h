@@ -302,6 +302,7 @@ struct fs {
 	const char *load[MAX_LOADS];	/* fields tested ("load"), each a variable past f's */
 	int nload;
 	int *loadtie;		/* [var]: the field's variable it was loaded as; 0 none */
+	char *negop;		/* [var]: 1 negated only, 2 tested (values.c, neg_load()) */
 	struct vfloor {
 		int var;	/* loaded from a field with a "bound ... min=" rule */
 		long long min;

@@ -834,15 +834,53 @@ const char *load_addr(const struct hog_event *e)
 	return e->args[1].addr;
 }
 
-/* How many tests read the field at addr. */
-static int load_count(const struct hog_func *f, const char *addr)
+/*
+ * Is e a "load" of a value only negated, not tested (-spool->min_hpages
+ * read again)?  It gives the field's floor, and no test's fact: the
+ * frontend names the negation's operand by the test's read where nothing
+ * was written between (docs/ir.md, neg), and a tie would carry a test
+ * past calls and stores to the negation ("if (!p->count) { refill(p);
+ * account(-p->count); }").
+ */
+static int neg_load(const struct fs *fs, const struct hog_event *e)
 {
+	return e->dst >= 0 && e->dst <= fs->f->nvars && fs->negop && fs->negop[e->dst] == 1;
+}
+
+/* How many tests read the field at addr. */
+static int load_count(const struct fs *fs, const char *addr)
+{
+	const struct hog_func *f = fs->f;
 	int b, i, n = 0;
 
 	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nev; i++)
-			n += load_addr(&f->blocks[b].ev[i]) == addr;
+			n += load_addr(&f->blocks[b].ev[i]) == addr && !neg_load(fs, &f->blocks[b].ev[i]);
 	return n;
+}
+
+/* negop[var]: 1 negated and not tested, 2 tested (a block's condition) */
+static void find_negops(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i;
+
+	for (b = 0; b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+
+			if (e->kind != HE_ASSIGN || !e->callee || e->nargs < 1 ||
+			    e->args[0].kind != HV_VAR || e->args[0].var < 0 || e->args[0].var > f->nvars ||
+			    (strcmp(e->callee, "neg") && strcmp(e->callee, "negu")))
+				continue;
+			if (!fs->negop)
+				fs->negop = hog_xcalloc(f->nvars + 1, 1);
+			fs->negop[e->args[0].var] = 1;
+		}
+	for (b = 0; fs->negop && b < f->nblocks; b++)
+		if (f->blocks[b].cond != HC_NONE && f->blocks[b].cond_var >= 0 &&
+		    f->blocks[b].cond_var <= f->nvars)
+			fs->negop[f->blocks[b].cond_var] = 2;
 }
 
 /*
@@ -890,6 +928,7 @@ void find_loads(struct fs *fs)
 	long long min;
 	int b, i;
 
+	find_negops(fs);
 	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nev; i++) {
 			const struct hog_event *e = &f->blocks[b].ev[i];
@@ -897,8 +936,8 @@ void find_loads(struct fs *fs)
 
 			if (a && e->dst >= 0 && fs->nfloor < MAX_LOADS && load_floor(fs, a, &min))
 				fs->floor[fs->nfloor++] = (struct vfloor){ .var = e->dst, .min = min };
-			if (!a || strpbrk(a, "[#") || load_var(fs, a) >= 0 || fs->nload == MAX_LOADS ||
-			    load_count(f, a) < 2)
+			if (!a || strpbrk(a, "[#") || neg_load(fs, e) || load_var(fs, a) >= 0 ||
+			    fs->nload == MAX_LOADS || load_count(fs, a) < 2)
 				continue;
 			fs->load[fs->nload++] = a;
 		}
@@ -927,7 +966,7 @@ int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 		return 1;
 	/* a field that is never negative: its value's sign, when no test said more */
 	floor = var_floor(fs, e->dst, &min) ? floor_kind(min) : FK_NONE;
-	lv = load_var(fs, load_addr(e));
+	lv = neg_load(fs, e) ? -1 : load_var(fs, load_addr(e));
 	if (lv < 0 && floor == FK_NONE)
 		return 1;
 	if (lv >= 0 && !fs->loadtie)
