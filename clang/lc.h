@@ -85,9 +85,6 @@ struct lc_var {
 	int uadd;		/* "x += n" with n of an unsigned type (cfg.c, min_step_up()) */
 	int small;		/* loaded as a type of 8 bits or fewer: at most 255 (cfg.c, value_cap()) */
 	int width;		/* VK_LOAD: the bytes read (lower.c, narrowed_test()) */
-	const char *text;	/* VK_LOAD tested against a constant: its source text (tested_read()) */
-	size_t ntext;
-	unsigned nwrites;	/* F->nwrites when it was tested */
 };
 
 struct lc_local {
@@ -197,7 +194,6 @@ struct lc_fn {
 	int ntie, ctie;
 	const char **moved;
 	int nmoved, cmoved;
-	unsigned nwrites;	/* local writes so far (lower.c, tested_read()) */
 	/*
 	 * Fields a constant is stored to, and what else writes memory
 	 * (a memset(), a union's bytes): lc_field_store().

@@ -337,13 +337,6 @@ static struct hog_val fresh(struct lc_fn *F, enum lc_vkind k)
 	return lc_varval(lc_new_var(F, k));
 }
 
-/* An assignment to a local (tested_read() links no read across one) */
-static void write_local(struct lc_fn *F, int li, struct hog_val v)
-{
-	F->nwrites++;
-	lc_write(F, lc_here(F), li, v);
-}
-
 /* Do a and b hold the same integers (one width, one signedness)? */
 static int same_int_type(CXType a, CXType b)
 {
@@ -378,40 +371,6 @@ static int plain_field_read(CXCursor e, CXCursor *m)
 		e = ch.c[0];
 		free(ch.c);
 	}
-}
-
-/* Is l where it is written, not inside a macro's expansion? */
-static int written_here(CXSourceLocation l, CXFile *f, unsigned *off)
-{
-	CXFile ef;
-	unsigned eo;
-
-	clang_getSpellingLocation(l, f, NULL, NULL, off);
-	clang_getExpansionLocation(l, &ef, NULL, NULL, &eo);
-	return *f && ef && clang_File_isEqual(*f, ef) && *off == eo;
-}
-
-/*
- * The source text of c and its length, NULL inside a macro's expansion
- * (two expansions of one macro have one text) or across files.
- */
-static const char *cursor_text(struct lc_fn *F, CXCursor c, size_t *n)
-{
-	CXSourceRange r = clang_getCursorExtent(c);
-	CXFile f1, f2;
-	unsigned o1, o2;
-	size_t size = 0;
-	const char *buf;
-
-	if (!written_here(clang_getRangeStart(r), &f1, &o1) ||
-	    !written_here(clang_getRangeEnd(r), &f2, &o2) || !clang_File_isEqual(f1, f2) ||
-	    o2 <= o1 || o2 - o1 > 256)
-		return NULL;
-	buf = clang_getFileContents(F->tu, f1, &size);
-	if (!buf || o2 > size)
-		return NULL;
-	*n = o2 - o1;
-	return buf + o1;
 }
 
 static CXCursor strip(CXCursor e);
@@ -905,7 +864,7 @@ static struct hog_val incdec(struct lc_fn *F, CXCursor e, CXCursor x, int step, 
 
 		ev->a[0] = old;
 	}
-	write_local(F, li, nv);
+	lc_write(F, lc_here(F), li, nv);
 	return pre ? nv : old;
 }
 
@@ -947,42 +906,6 @@ static int is_param_value(const char *a)
 }
 
 static void load_copy(struct lc_fn *F, const char *a, int var);
-
-/*
- * The variable an earlier test against a constant read the field at a
- * into, written as m is, on the one way here with nothing written since
- * (no call, no store, no atomic, no local assigned); -1 if none.  The
- * same text and address keep s[0].f and s[1].f apart, which lv() names
- * alike.
- */
-static int tested_read(struct lc_fn *F, const char *a, CXCursor m)
-{
-	size_t n = 0;
-	const char *t = cursor_text(F, m, &n);
-	int b = lc_here(F), hops, i;
-
-	for (hops = 0; t && b >= 0 && hops < 4; hops++) {
-		const struct lc_blk *bl = &F->b[b];
-
-		for (i = bl->nev - 1; i >= 0; i--) {
-			const struct lc_ev *ev = &bl->ev[i];
-
-			if (ev->kind == HE_CALL || ev->kind == HE_ICALL || ev->kind == HE_STORE ||
-			    ev->kind == HE_ATOMIC)
-				return -1;
-			if (ev->kind == HE_ASSIGN && ev->callee && !strcmp(ev->callee, "load") &&
-			    ev->a[1].kind == HV_ADDR && ev->a[1].addr == a && ev->dst >= 0 &&
-			    F->var[ev->dst].text && F->var[ev->dst].ntext == n &&
-			    !memcmp(F->var[ev->dst].text, t, n))
-				/* no local written since: t = t + 1 keeps the text */
-				return F->var[ev->dst].nwrites == F->nwrites ? ev->dst : -1;
-		}
-		if (!bl->sealed || bl->npred != 1)
-			return -1;
-		b = bl->pred[0];
-	}
-	return -1;
-}
 
 static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 {
@@ -1037,19 +960,14 @@ static struct hog_val unary(struct lc_fn *F, CXCursor e, int used)
 			CXCursor m;
 
 			/*
-			 * -spool->min_hpages: the value its test read, if nothing
-			 * was written since (the plugin's same_load()); else a
-			 * read of the field, for its floor
+			 * -count of a field with a floor: the field's read, for
+			 * the floor.  Not the value a test of it read: without
+			 * the plugin's memory state (same_load()) nothing tells
+			 * that no asm, later argument or alias wrote it between.
 			 */
 			if (v.kind == HV_VAR && F->var[v.var].kind == VK_LOAD && plain_field_read(x, &m) &&
-			    same_int_type(clang_getCursorType(e), clang_getCursorType(x))) {
-				int tv = tested_read(F, F->var[v.var].load, m);
-
-				if (tv >= 0)
-					v = lc_varval(tv);
-				else
-					load_copy(F, F->var[v.var].load, v.var);
-			}
+			    same_int_type(clang_getCursorType(e), clang_getCursorType(x)))
+				load_copy(F, F->var[v.var].load, v.var);
 			return sign_op(F, e, "neg", v);
 		}
 		return fresh(F, VK_NONE);
@@ -1250,7 +1168,7 @@ static struct hog_val assign(struct lc_fn *F, CXCursor e, CXCursor l, CXCursor r
 	if (li >= 0) {
 		v = rv(F, r, 1);
 		name_var(F, v, li);
-		write_local(F, li, v);
+		lc_write(F, lc_here(F), li, v);
 		return v;
 	}
 	a = lv(F, l);
@@ -1413,7 +1331,7 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 		 * on this CPU's offset, as arith_val() names the plain "+"
 		 */
 		v = ptr_plus(F, b, old);
-		write_local(F, li, v);
+		lc_write(F, lc_here(F), li, v);
 		return v;
 	}
 	if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) &&
@@ -1439,7 +1357,7 @@ static struct hog_val compound(struct lc_fn *F, CXCursor e)
 	if (!F->loc[li].ptr)
 		with_op(F, v, assign_op(op), old, b);
 	F->var[v.var].uadd = uadd;
-	write_local(F, li, v);
+	lc_write(F, lc_here(F), li, v);
 	return v;
 }
 
@@ -1867,7 +1785,7 @@ static void asm_outputs(struct lc_fn *F, struct asm_info *ai, struct kids *ops,
 			}
 		if (v.kind == HV_VAR)
 			F->var[v.var].ptr = F->loc[li].ptr;
-		write_local(F, li, v);
+		lc_write(F, lc_here(F), li, v);
 	}
 }
 
@@ -2337,11 +2255,8 @@ static int const_test(struct lc_fn *F, int op, struct hog_val a, struct hog_val 
 	if (b.kind != HV_CONST || !b.cst || a.kind != HV_VAR)
 		return 0;
 	/* "!= -1" on a field with a floor (rules: bound min=), read in the test */
-	if (F->var[a.var].kind == VK_LOAD && plain_field_read(l, &m) && plain_constant(r)) {
-		F->var[a.var].text = cursor_text(F, m, &F->var[a.var].ntext);
-		F->var[a.var].nwrites = F->nwrites;
+	if (F->var[a.var].kind == VK_LOAD && plain_field_read(l, &m) && plain_constant(r))
 		load_copy(F, F->var[a.var].load, a.var);
-	}
 	h = lc_here(F);
 	F->b[h].cmp.op = CXBinaryOperator_EQ;	/* succ[0]: the equal way */
 	F->b[h].cmp.l = a;
@@ -3182,7 +3097,7 @@ static void decl_stmt(struct lc_fn *F, CXCursor c)
 			struct hog_val v = rv(F, init, 1);
 
 			name_var(F, v, li);
-			write_local(F, li, v);
+			lc_write(F, lc_here(F), li, v);
 		} else if (li >= 0 && is_scalar_type(clang_getCursorType(d))) {
 			store_percpu(F, li, rv(F, init, 1));
 		} else {
