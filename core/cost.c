@@ -475,7 +475,6 @@ static void when_signed(struct fs *fs, struct hog_cost *c)
 		}
 }
 
-
 /*
  * What one way round needs of parameter arg: the bits that must be
  * clear ('~', all of them) or the bits one of which must be set ('&').

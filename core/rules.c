@@ -238,13 +238,12 @@ long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char
 	return -1;
 }
 
-int hog_rules_bound_min(const struct hog_rules *r, const char *tag, const char *name,
-			long long *min)
+int hog_rules_bound_min(const struct hog_rules *r, const char *cls, long long *min)
 {
 	int i;
 
-	for (i = 0; tag && name && i < r->fe.bound_names.n; i++)
-		if (names_target(r->fe.bound_names.v[i], tag, name)) {
+	for (i = 0; cls && i < r->fe.bound_names.n; i++)
+		if (!strcmp(r->fe.bound_names.v[i], cls)) {
 			intptr_t m = (intptr_t)r->fe.bound_min.v[i];
 
 			*min = m;

@@ -406,9 +406,8 @@ int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
  * function's name (tag NULL) or TAG.FIELD; -1 when none.
  */
 long long hog_rules_bound(const struct hog_rules *r, const char *tag, const char *name);
-/* The least TAG.FIELD holds, a "bound ... min=N" rule: 1 and *min, or 0 when none. */
-int hog_rules_bound_min(const struct hog_rules *r, const char *tag, const char *name,
-			long long *min);
+/* The least field cls ("TAG.FIELD") holds, a "bound ... min=N" rule: 1 and *min, or 0 when none. */
+int hog_rules_bound_min(const struct hog_rules *r, const char *cls, long long *min);
 /* Does a "scales" rule name this function, global (tag NULL) or TAG.FIELD? */
 int hog_rules_scales(const struct hog_rules *r, const char *tag, const char *name);
 /*

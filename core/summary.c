@@ -62,13 +62,6 @@ static long long when_set(char op, long long val)
 	return 0;
 }
 
-/*
- * Two ways to one site under different tests of one argument ("if
- * (atomic)" and its else, or __vma_reservation_common()'s modes): a
- * caller that rules out one still reaches the other, so the cost kept
- * holds when either does.  Where one condition cannot say "either",
- * it holds whatever the argument.
- */
 /* Does w allow only values other than zero ('>' K >= 0, '<' K <= 0, '&' not zero)? */
 static int when_nonzero(const struct hog_when *w)
 {
@@ -76,6 +69,13 @@ static int when_nonzero(const struct hog_when *w)
 			     (w->op == '&' && w->val == PC_NONZERO));
 }
 
+/*
+ * Two ways to one site under different tests of one argument ("if
+ * (atomic)" and its else, or __vma_reservation_common()'s modes): a
+ * caller that rules out one still reaches the other, so the cost kept
+ * holds when either does.  Where one condition cannot say "either",
+ * it holds whatever the argument.
+ */
 static void join_when(struct hog_cost *keep, const struct hog_cost *c)
 {
 	struct hog_when *k = &keep->when;

@@ -891,16 +891,11 @@ static void find_negops(struct fs *fs)
 static int load_floor(struct fs *fs, const char *a, long long *min)
 {
 	const char *cls = a && !strpbrk(a, "[#") ? hog_expr_class(fs->c->strs, a) : NULL;
-	const char *dot = cls ? strchr(cls, '.') : NULL;
 	size_t n = a ? strlen(a) : 0, k = cls ? strlen(cls) : 0;
-	char tag[128];
 
-	if (!dot || k + 1 >= n || a[n - k - 1] != '/' || strcmp(a + n - k, cls) ||
-	    (size_t)(dot - cls) >= sizeof(tag))
-		return 0;
-	memcpy(tag, cls, dot - cls);
-	tag[dot - cls] = 0;
-	return hog_rules_bound_min(fs->c->rules, tag, dot + 1, min);
+	/* the field is the address's last step, ".../T.F" */
+	return cls && k + 1 < n && a[n - k - 1] == '/' && !strcmp(a + n - k, cls) &&
+	       hog_rules_bound_min(fs->c->rules, cls, min);
 }
 
 /* The floor of the field var was loaded from (load_floor()): 1 and *min, else 0. */
@@ -958,16 +953,16 @@ int floor_kind(long long min)
 int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	long long min;
-	int lv, i, floor;
+	int lv, i, fk;
 
 	if (!e->callee || strcmp(e->callee, "load"))
 		return 0;
 	if (!load_addr(e) || e->dst < 0 || e->dst > fs->f->nvars)
 		return 1;
 	/* a field that is never negative: its value's sign, when no test said more */
-	floor = var_floor(fs, e->dst, &min) ? floor_kind(min) : FK_NONE;
+	fk = var_floor(fs, e->dst, &min) ? floor_kind(min) : FK_NONE;
 	lv = neg_load(fs, e) ? -1 : load_var(fs, load_addr(e));
-	if (lv < 0 && floor == FK_NONE)
+	if (lv < 0 && fk == FK_NONE)
 		return 1;
 	if (lv >= 0 && !fs->loadtie)
 		fs->loadtie = hog_xcalloc(fs->f->nvars + 1, sizeof(*fs->loadtie));
@@ -976,7 +971,7 @@ int load_assign(struct fs *fs, struct tset *set, const struct hog_event *e)
 	for (i = 0; i < set->n; i++) {
 		const struct fact *f = lv >= 0 ? fact_get(&set->t[i], lv) : NULL;
 
-		fact_set(&set->t[i], e->dst, f && f->kind != FK_NONE ? f->kind : floor, 0);
+		fact_set(&set->t[i], e->dst, f && f->kind != FK_NONE ? f->kind : fk, 0);
 	}
 	return 1;
 }

@@ -759,23 +759,18 @@ static void lower_assign(struct lower *L, struct hog_block *b, gassign *as)
 	else if (code == NEGATE_EXPR && INTEGRAL_TYPE_P(TREE_TYPE(lhs)) &&
 		 TREE_CODE(gimple_assign_rhs1(as)) == SSA_NAME &&
 		 width_kept(lhs, TYPE_PRECISION(TREE_TYPE(lhs)), false, 0)) {
-		/* -nr_pages: the core flips a known sign; -ug->nr_kmem: a count's */
-		tree src = negated_count(gimple_assign_rhs1(as));
-
-		if (src) {
-			e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "negu",
-						SSA_NAME_VERSION(lhs), 1);
-			e->args[0] = lh_value(L->m, same_load(conv_root(src)));
-			return;
-		}
 		/*
-		 * -spool->min_hpages after "!= -1": the tested value's fact;
-		 * a field read only here: its floor (rules: bound min=)
+		 * -nr_pages: the core flips a known sign; -ug->nr_kmem: a
+		 * count's.  Either named by the tested read of the same place
+		 * (-spool->min_hpages after "!= -1"); a field read only for a
+		 * "neg": its floor (rules: bound min=)
 		 */
-		src = same_load(gimple_assign_rhs1(as));
-		if (src == gimple_assign_rhs1(as) && read_here(src, as))
+		tree cnt = negated_count(gimple_assign_rhs1(as));
+		tree src = same_load(cnt ? conv_root(cnt) : gimple_assign_rhs1(as));
+
+		if (!cnt && src == gimple_assign_rhs1(as) && read_here(src, as))
 			load_copy(L, b, src, SSA_NAME_VERSION(src));
-		e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, "neg",
+		e = hog_block_add_event(L->m, b, HE_ASSIGN, L->line, L->col, cnt ? "negu" : "neg",
 					SSA_NAME_VERSION(lhs), 1);
 		e->args[0] = lh_value(L->m, src);
 		return;

@@ -696,16 +696,16 @@ static void test_bound_min(void **state)
 	assert_int_equal(parse(t, "bound hugepage_subpool.min_hpages min=-1 \"-1: no minimum\"\n"
 				  "bound pool.pages min=0 max=512 \"a count\"\n"
 				  "bound per_cpu_pages.batch max=63 \"r\"\n"), 0);
-	assert_true(hog_rules_bound_min(t->r, "hugepage_subpool", "min_hpages", &m));
+	assert_true(hog_rules_bound_min(t->r, "hugepage_subpool.min_hpages", &m));
 	assert_int_equal(m, -1);
 	/* a floor alone caps nothing */
 	assert_int_equal(hog_rules_bound(t->r, "hugepage_subpool", "min_hpages"), -1);
-	assert_true(hog_rules_bound_min(t->r, "pool", "pages", &m));
+	assert_true(hog_rules_bound_min(t->r, "pool.pages", &m));
 	assert_int_equal(m, 0);
 	assert_int_equal(hog_rules_bound(t->r, "pool", "pages"), 512);
-	assert_false(hog_rules_bound_min(t->r, "per_cpu_pages", "batch", &m));
-	assert_false(hog_rules_bound_min(t->r, "pool", "spare", &m));
-	assert_false(hog_rules_bound_min(t->r, NULL, "pages", &m));
+	assert_false(hog_rules_bound_min(t->r, "per_cpu_pages.batch", &m));
+	assert_false(hog_rules_bound_min(t->r, "pool.spare", &m));
+	assert_false(hog_rules_bound_min(t->r, "pages", &m));
 }
 
 static void test_err_bound_and_scales(void **state)
