@@ -706,8 +706,8 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	when_from_dominators(fs, c);
 	when_signed(fs, c);
 	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
-	if (c->kind != HK_LOOP)
-		when_from_field(fs, c);
+	if (c->kind != HK_LOOP && when_from_field(fs, c))
+		return;
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)

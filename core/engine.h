@@ -323,7 +323,7 @@ const char *load_addr(const struct hog_event *e);
 void find_field_tests(struct fs *fs);
 void find_pure(struct fs *fs);
 const struct econd *eng_way_test(struct fs *fs, int from, int to);
-void when_from_field(struct fs *fs, struct hog_cost *c);
+int when_from_field(struct fs *fs, struct hog_cost *c);
 int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	       struct hog_when *out);
 

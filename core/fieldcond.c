@@ -292,18 +292,52 @@ static size_t param_root(const char *a)
 }
 
 /*
+ * The parent of what a not-root callback was handed (rules: not-root):
+ * "$0/parent_hugetlb_cgroup.h()", a parent-call of the parameter, or
+ * "$0/hugetlb_cgroup.css/cgroup_subsys_state.parent^", the rule's
+ * parent field read from it through embedded members only, is never
+ * NULL: 1, else -1.  $N is the value the function was handed, never a
+ * reassigned copy.
+ */
+static int parent_of_not_root(struct fs *fs, const char *a)
+{
+	size_t r = param_root(a), k = pred_root(a), n = strlen(a);
+	const char *p = a + r + 1, *dot, *cls;
+	char *name;
+	int yes;
+
+	if (fs->c->notroot < 1 || hog_expr_param(a) != fs->c->notroot - 1)
+		return -1;
+	if (k) {
+		if (k != r || !(dot = strchr(p, '.')))
+			return -1;
+		name = hog_xasprintf("%.*s", (int)(dot - p), p);
+		yes = hog_rules_is_parent_call(fs->c->rules, name);
+		free(name);
+		return yes ? 1 : -1;
+	}
+	if (n > r && a[n - 1] == '^')
+		n--;
+	cls = fs->c->notroot_parent && n > r && strcspn(a + r, "^[#") >= n - r ?
+	      hog_expr_class(fs->c->strs, a) : NULL;
+	return cls && !strcmp(cls, fs->c->notroot_parent) ? 1 : -1;
+}
+
+/*
  * A cost with no other condition, every way to it past a test of a
  * field of a parameter (the nearest such test that dominates it): the
  * callers' to decide.  Only a field read through the parameter, not
- * the parameter itself (a test of that is a parameter test).
+ * the parameter itself (a test of that is a parameter test).  Returns
+ * 1 when that test rules the cost out here: a not-root callback's
+ * "if (!parent)" (rules: not-root).
  */
-void when_from_field(struct fs *fs, struct hog_cost *c)
+int when_from_field(struct fs *fs, struct hog_cost *c)
 {
 	const struct fcond *t;
 	int b, steps = 0;
 
 	if (c->when.arg >= 0 || !fs->fcond || !fs->idom || fs->cur_block < 0)
-		return;
+		return 0;
 	for (b = fs->cur_block; b > 0 && steps++ < fs->f->nblocks; b = fs->idom[b]) {
 		const struct hog_block *p;
 
@@ -318,14 +352,17 @@ void when_from_field(struct fs *fs, struct hog_cost *c)
 		p = &fs->f->blocks[fs->f->blocks[b].pred[0]];
 		if (t->def_b >= 0 ? written_between(fs, t->addr, 0, -1, t->def_b, t->def_i, NULL) :
 		    written_between(fs, t->addr, 0, -1, fs->f->blocks[b].pred[0], p->nev, NULL))
-			return;
+			return 0;
+		if (parent_of_not_root(fs, t->addr) == 1)
+			return !t->nonzero;
 		c->when.arg = hog_expr_param(t->addr);
 		c->when.op = t->nonzero ? 'n' : 'z';
 		c->when.val = 0;
 		c->when.field = eng_intern(fs, t->addr + param_root(t->addr));
 		c->when.inferred = 1;
-		return;
+		return 0;
 	}
+	return 0;
 }
 
 /* The current call's index in its block, -1 if it is not there. */
@@ -502,6 +539,8 @@ int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	k = stored(fs, a, cv->ev);
 	if (k < 0)
 		k = tested(fs, a, cv->ev);
+	if (k < 0)
+		k = parent_of_not_root(fs, a);
 	if (k >= 0)
 		return (w->op == 'n') == k;
 	return ways_when(fs, a, w->op == 'n', cv->ev, out);

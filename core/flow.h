@@ -44,6 +44,13 @@ struct hog_flow_ctx {
 	void *lookup_ctx;
 	struct hog_vec *raws;		/* struct hog_raw *, NULL: none wanted */
 	const struct hog_entry_ctx *entry;	/* NULL: called as usual */
+	/*
+	 * 1 + the parameter that is never the root of its hierarchy
+	 * (rules: not-root): every call comes through such a registration
+	 * (prog.c, mark_not_root()); 0 none.
+	 */
+	int notroot;
+	const char *notroot_parent;	/* its parent field (rules: not-root parent=), or NULL */
 };
 
 /* Fills *s (zeroed by the caller); returns 0, or -1 if it gave up. */

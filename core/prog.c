@@ -34,6 +34,8 @@ struct fnode {
 	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
 	const char *rare_by;	/* a root's rule word; NULL when it is cold */
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
+	int notroot;			/* hog_flow_ctx.notroot (mark_not_root()) */
+	const char *notroot_parent;	/* hog_flow_ctx.notroot_parent */
 	struct hog_vec sites;		/* struct site *: direct calls of it (build_edges()) */
 };
 
@@ -591,6 +593,8 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 		.lookup_ctx = p,
 		.raws = want_raws ? &p->raws : NULL,
 		.entry = n->ctx.rule ? &n->ctx : NULL,
+		.notroot = n->notroot,
+		.notroot_parent = n->notroot_parent,
 	};
 	struct hog_summary s;
 	int first = p->raws.n, i;
@@ -2340,12 +2344,69 @@ static void group(struct hog_prog *p)
 	fold_same_calls(p);
 }
 
+static void not_root(struct hog_prog *p, struct fnode *n, const char *name)
+{
+	const char *parent = NULL;
+	int arg = hog_rules_not_root(p->rules, name, &parent);
+
+	if (!n || arg < 0)
+		return;
+	if (n->notroot && (n->notroot != arg + 1 || n->notroot_parent != parent))
+		arg = -2;
+	n->notroot = arg + 1;
+	n->notroot_parent = parent;
+}
+
+/*
+ * ss->css_offline = f, in an initializer or in code (rules: not-root
+ * STRUCT.FIELD), or a function the rules name: what it is handed is
+ * never a hierarchy's root, so a test of its parent finds one.  A
+ * direct call could hand it anything: none then.  So do two rules
+ * that disagree on the argument or on its parent field.
+ */
+static void mark_not_root(struct hog_prog *p)
+{
+	int i, k, b, e;
+
+	if (!p->rules->notroot_names.n)
+		return;
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		not_root(p, n, n->f->name);
+		for (b = 0; b < n->f->nblocks; b++)
+			for (e = 0; e < n->f->blocks[b].nev; e++) {
+				const struct hog_event *ev = &n->f->blocks[b].ev[e];
+
+				if (ev->kind == HE_STORE && ev->nargs >= 2 &&
+				    ev->args[0].kind == HV_ADDR)
+					not_root(p, func_at(p, n->f, &ev->args[1]),
+						 hog_expr_class(p->strs, ev->args[0].addr));
+			}
+	}
+	for (i = 0; i < p->mods.n; i++) {
+		const struct hog_module *m = p->mods.v[i];
+
+		for (k = 0; k < m->nregs; k++)
+			not_root(p, resolve_in(p, m->tu, m->regs[k].func), m->regs[k].cls);
+	}
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+
+		if (n->notroot < 0 || n->sites.n) {
+			n->notroot = 0;
+			n->notroot_parent = NULL;
+		}
+	}
+}
+
 void hog_prog_solve(struct hog_prog *p)
 {
 	build_edges(p);
 	find_registrations(p);
 	mark_addresses(p);
 	mark_rare(p);
+	mark_not_root(p);
 	solve_all(p);
 	decide_ways(p);
 	group(p);

@@ -119,6 +119,9 @@ void hog_rules_free(struct hog_rules *r)
 	hog_vec_free(&r->branch_funcs);
 	hog_vec_free(&r->rare_funcs);
 	hog_vec_free(&r->rare_calls);
+	hog_vec_free(&r->notroot_names);
+	hog_vec_free(&r->notroot_args);
+	hog_vec_free(&r->notroot_fields);
 	hog_vec_free(&r->lastput_funcs);
 	hog_vec_free(&r->cb_funcs);
 	hog_vec_free(&r->cb_irqs);
@@ -796,6 +799,69 @@ static int parse_rare(struct parse *p)
 	return 0;
 }
 
+/* Is w NAME or STRUCT.FIELD (dot 0), STRUCT.FIELD only (dot 1)? */
+static int name_or_field(const char *w, int dot)
+{
+	const char *d = strchr(w, '.');
+	char *head = hog_xstrdup(w);
+	int ok;
+
+	if (d)
+		head[d - w] = 0;
+	ok = is_ident(head) && (d ? is_ident(d + 1) : !dot);
+	free(head);
+	return ok;
+}
+
+/* not-root NAME|STRUCT.FIELD [arg=N] [parent=STRUCT.FIELD] "reason" */
+static int parse_not_root(struct parse *p)
+{
+	const char *w = p->ntok > 1 ? p->tok[1].val : "", *parent = NULL;
+	long long arg = 0;
+	int i, reason = 0, seen_arg = 0;
+
+	if (p->ntok < 2 || p->tok[1].key || p->tok[1].quoted || !name_or_field(w, 0))
+		return perr(p, "not-root needs a function name or STRUCT.FIELD");
+	for (i = 2; i < p->ntok; i++) {
+		const struct tok *t = &p->tok[i];
+
+		if (t->quoted && !t->key) {
+			reason++;
+		} else if (t->key && !strcmp(t->key, "arg") && !seen_arg++) {
+			if (parse_int(p, "arg", t->val, 0, 15, &arg))
+				return -1;
+		} else if (t->key && !strcmp(t->key, "parent") && !parent) {
+			if (!name_or_field(t->val, 1))
+				return perr(p, "not-root parent= takes STRUCT.FIELD, not '%s'", t->val);
+			parent = hog_intern(p->r->strs, t->val);
+		} else {
+			return perr(p, "not-root takes arg=N, parent=STRUCT.FIELD and a reason, not '%s%s%s'",
+				    t->key ? t->key : "", t->key ? "=" : "", t->val);
+		}
+	}
+	if (reason != 1)
+		return perr(p, "not-root needs one \"reason\"");
+	if (hog_rules_not_root(p->r, w, NULL) >= 0)
+		return perr(p, "'%s' already has a not-root", w);
+	hog_vec_push(&p->r->notroot_names, (void *)hog_intern(p->r->strs, w));
+	hog_vec_push(&p->r->notroot_args, (void *)(intptr_t)arg);
+	hog_vec_push(&p->r->notroot_fields, (void *)parent);
+	return 0;
+}
+
+int hog_rules_not_root(const struct hog_rules *r, const char *name, const char **parent)
+{
+	int i;
+
+	for (i = 0; name && i < r->notroot_names.n; i++)
+		if (!strcmp(r->notroot_names.v[i], name)) {
+			if (parent)
+				*parent = r->notroot_fields.v[i];
+			return (int)(intptr_t)r->notroot_args.v[i];
+		}
+	return -1;
+}
+
 int hog_rules_callback_break(const struct hog_rules *r, const char *name, int *irqs_on,
 			     const char **lock)
 {
@@ -1006,7 +1072,8 @@ const struct hog_ctx_rule *hog_rules_ctx_field(const struct hog_rules *r, const 
 
 int hog_rules_callback_field(const struct hog_rules *r, const char *cls)
 {
-	return hog_rules_ctx_field(r, cls) || hog_rules_is_rare(r, cls);
+	return hog_rules_ctx_field(r, cls) || hog_rules_is_rare(r, cls) ||
+	       (cls && strchr(cls, '.') && hog_rules_not_root(r, cls, NULL) >= 0);
 }
 
 const struct hog_ctx_mode *hog_rules_ctx_mode(const struct hog_rules *r, const char *name)
@@ -1924,6 +1991,8 @@ static int parse_line(struct parse *p, char *s)
 		return parse_words(p, &p->r->current_funcs, d);
 	if (!strcmp(d, "rare"))
 		return parse_rare(p);
+	if (!strcmp(d, "not-root"))
+		return parse_not_root(p);
 	if (!strcmp(d, "last-put"))
 		return parse_words(p, &p->r->lastput_funcs, d);
 	if (!strcmp(d, "callback-break"))

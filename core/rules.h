@@ -256,6 +256,9 @@ struct hog_rules {
 	struct hog_vec anyctx_funcs;	/* "any-context": interned function names */
 	struct hog_vec rare_funcs;	/* "rare": interned function names */
 	struct hog_vec rare_calls;	/* "rare call=": struct hog_rare_call * */
+	struct hog_vec notroot_names;	/* "not-root": interned NAME or STRUCT.FIELD */
+	struct hog_vec notroot_args;	/* ... arg=N, as (void *)(intptr_t) */
+	struct hog_vec notroot_fields;	/* ... parent=STRUCT.FIELD, interned, or NULL */
 	struct hog_vec lastput_funcs;	/* "last-put": interned function names */
 	struct hog_vec cb_funcs;	/* "callback-break": interned function names */
 	struct hog_vec cb_irqs;		/* ... irqs=on: 1, as (void *)(intptr_t) */
@@ -319,6 +322,13 @@ const struct hog_rare_call *hog_rules_rare_call(const struct hog_rules *r, const
 int hog_rules_is_anyctx(const struct hog_rules *r, const char *name);
 /* Is name one of the "rare" entry points (kmem_cache_destroy, list_lru_destroy)? */
 int hog_rules_is_rare(const struct hog_rules *r, const char *name);
+/*
+ * The argument a function of that name, or stored in that STRUCT.FIELD,
+ * is never handed the root of its hierarchy in ("not-root"); -1 none.
+ * *parent: the field that points to the parent of what it is handed,
+ * NULL if the rule names none.
+ */
+int hog_rules_not_root(const struct hog_rules *r, const char *name, const char **parent);
 /* Does name's non-zero result say the count dropped to zero (atomic_dec_and_test)? */
 int hog_rules_is_last_put(const struct hog_rules *r, const char *name);
 /* Is name one of the "current-task" functions (get_current)? */

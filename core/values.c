@@ -55,13 +55,17 @@ static const char *bind_root(struct fs *fs, const char *e)
 }
 
 /*
- * The one address a phi's incoming values all are, or NULL.  A frontend
- * may leave such a phi where a way in was cut: lockhog-check joins the
- * returns of task_rq_lock()'s endless loop, one of them unreachable, so
- * "return rq" reads a phi of &runqueues alone.
+ * The one address a phi's incoming values all are, leaving out NULLs, or
+ * NULL.  A frontend may leave such a phi where a way in was cut:
+ * lockhog-check joins the returns of task_rq_lock()'s endless loop, one
+ * of them unreachable, so "return rq" reads a phi of &runqueues alone.
+ * GCC joins "return css ? container_of(css, ...) : NULL" into a phi of
+ * the argument and 0: the address when it returns one, as two returns
+ * would say (summary.c, return_value()).
  */
 const struct hog_val *phi_same_addr(const struct hog_func *f, int var)
 {
+	const struct hog_val *one = NULL;
 	int b, i, k;
 
 	for (b = 0; b < f->nblocks; b++)
@@ -70,11 +74,17 @@ const struct hog_val *phi_same_addr(const struct hog_func *f, int var)
 
 			if (p->dst != var)
 				continue;
-			for (k = 0; k < p->n; k++)
-				if (p->val[k].kind != HV_ADDR || !p->val[k].addr ||
-				    strcmp(p->val[k].addr, p->val[0].addr))
+			for (k = 0; k < p->n; k++) {
+				const struct hog_val *v = &p->val[k];
+
+				if (v->kind == HV_CONST && !v->cst)
+					continue;
+				if (v->kind != HV_ADDR || !v->addr ||
+				    (one && strcmp(v->addr, one->addr)))
 					return NULL;
-			return p->n ? &p->val[0] : NULL;
+				one = v;
+			}
+			return one;
 		}
 	return NULL;
 }

@@ -708,6 +708,35 @@ static void test_bound_min(void **state)
 	assert_false(hog_rules_bound_min(t->r, "pages", &m));
 }
 
+static void test_not_root(void **state)
+{
+	struct rt *t = *state;
+	const char *parent = "x";
+
+	assert_int_equal(parse(t, "not-root cgroup_subsys.css_offline parent=cgroup_subsys_state.parent \"r\"\n"
+				  "not-root grp_reparent arg=1 \"r\"\n"), 0);
+	assert_int_equal(hog_rules_not_root(t->r, "cgroup_subsys.css_offline", &parent), 0);
+	assert_string_equal(parent, "cgroup_subsys_state.parent");
+	assert_int_equal(hog_rules_not_root(t->r, "grp_reparent", &parent), 1);
+	assert_null(parent);
+	assert_int_equal(hog_rules_not_root(t->r, "cgroup_subsys.css_online", NULL), -1);
+	/* the frontends write what an initializer stores in such a field */
+	assert_true(hog_rules_callback_field(t->r, "cgroup_subsys.css_offline"));
+	assert_false(hog_rules_callback_field(t->r, "grp_reparent"));
+	expect_err(t, "not-root\n", "t.rules:1: not-root needs a function name or STRUCT.FIELD");
+	expect_err(t, "not-root a.b.c \"r\"\n",
+		   "t.rules:1: not-root needs a function name or STRUCT.FIELD");
+	expect_err(t, "not-root f\n", "t.rules:1: not-root needs one \"reason\"");
+	expect_err(t, "not-root f \"r\" \"s\"\n", "t.rules:1: not-root needs one \"reason\"");
+	expect_err(t, "not-root f arg=16 \"r\"\n", "t.rules:1: bad number '16' for 'arg'");
+	expect_err(t, "not-root f parent=p \"r\"\n",
+		   "t.rules:1: not-root parent= takes STRUCT.FIELD, not 'p'");
+	expect_err(t, "not-root f lock=x \"r\"\n",
+		   "t.rules:1: not-root takes arg=N, parent=STRUCT.FIELD and a reason, not 'lock=x'");
+	expect_err(t, "not-root f \"r\"\nnot-root f arg=1 \"s\"\n",
+		   "t.rules:2: 'f' already has a not-root");
+}
+
 static void test_err_bound_and_scales(void **state)
 {
 	struct rt *t = *state;
@@ -1297,6 +1326,7 @@ int main(void)
 		T(test_frontend_words),
 		T(test_bound_and_scales),
 		T(test_bound_min),
+		T(test_not_root),
 		T(test_iterator),
 		T(test_err_bound_and_scales),
 		T(test_kversion_parse),
