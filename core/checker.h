@@ -86,8 +86,10 @@ const char *eng_arg_addr(const struct callv *cv, int i);
 /*
  * Does a condition on a callee's argument hold at this call?  1 yes,
  * 0 no, -1 only our caller can tell: then *out is the condition on our
- * own parameter.
+ * own parameter.  HOG_WHEN_RULED: no, by a rule's contract on what we
+ * were handed (rules: not-root), so a note that names the rule.
  */
+#define HOG_WHEN_RULED 2
 int eng_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	     struct hog_when *out);
 /* Does it hold for the constant cst?  1 or 0. */

@@ -706,8 +706,8 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	when_from_dominators(fs, c);
 	when_signed(fs, c);
 	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
-	if (c->kind != HK_LOOP && when_from_field(fs, c))
-		return;
+	if (c->kind != HK_LOOP && when_from_field(fs, c) && !c->offkey)
+		c->offkey = fs->c->notroot_key;
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)
@@ -1011,10 +1011,13 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 		const struct hog_cost *t = &s->cost[i];
 		int ok = eng_when(fs, cv, &t->when, &cond);
 		int sign = eng_when_sign(fs, set, cv, &t->when);
+		int ruled = ok == HOG_WHEN_RULED;
 		struct hog_cost *c;
 
 		if (sign >= 0)
 			ok = sign;
+		else if (ruled)
+			ok = 1;
 		if (ok < 0 && cond.arg < 0 && t->when.inferred)
 			ok = 1;
 		if (ok == 0 || (ok < 0 && cond.arg < 0))
@@ -1025,6 +1028,9 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 				 e->line, e->col, t);
 		if (!c->cold)
 			c->cold = cold;
+		/* only for a root we are never handed: a note that names the rule */
+		if (ruled && !c->offkey)
+			c->offkey = fs->c->notroot_key;
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
 		if (ok != 1) {

@@ -328,8 +328,8 @@ static int parent_of_not_root(struct fs *fs, const char *a)
  * field of a parameter (the nearest such test that dominates it): the
  * callers' to decide.  Only a field read through the parameter, not
  * the parameter itself (a test of that is a parameter test).  Returns
- * 1 when that test rules the cost out here: a not-root callback's
- * "if (!parent)" (rules: not-root).
+ * 1 when that test rules the cost out by a rule's contract: a not-root
+ * callback's "if (!css->parent)" (rules: not-root).
  */
 int when_from_field(struct fs *fs, struct hog_cost *c)
 {
@@ -539,9 +539,9 @@ int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 	k = stored(fs, a, cv->ev);
 	if (k < 0)
 		k = tested(fs, a, cv->ev);
-	if (k < 0)
-		k = parent_of_not_root(fs, a);
 	if (k >= 0)
 		return (w->op == 'n') == k;
+	if (parent_of_not_root(fs, a) == 1)
+		return w->op == 'n' ? 1 : HOG_WHEN_RULED;
 	return ways_when(fs, a, w->op == 'n', cv->ev, out);
 }

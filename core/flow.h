@@ -51,6 +51,7 @@ struct hog_flow_ctx {
 	 */
 	int notroot;
 	const char *notroot_parent;	/* its parent field (rules: not-root parent=), or NULL */
+	int notroot_key;		/* 1 + the static key whose note says so (a cost's offkey) */
 };
 
 /* Fills *s (zeroed by the caller); returns 0, or -1 if it gave up. */

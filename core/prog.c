@@ -36,6 +36,7 @@ struct fnode {
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
 	int notroot;			/* hog_flow_ctx.notroot (mark_not_root()) */
 	const char *notroot_parent;	/* hog_flow_ctx.notroot_parent */
+	const char *notroot_by;		/* the rule's word: its note (hog_flow_ctx.notroot_key) */
 	struct hog_vec sites;		/* struct site *: direct calls of it (build_edges()) */
 };
 
@@ -595,6 +596,7 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 		.entry = n->ctx.rule ? &n->ctx : NULL,
 		.notroot = n->notroot,
 		.notroot_parent = n->notroot_parent,
+		.notroot_key = n->notroot ? hog_rules_not_root_key(p->rules, n->notroot_by) + 1 : 0,
 	};
 	struct hog_summary s;
 	int first = p->raws.n, i;
@@ -2355,6 +2357,8 @@ static void not_root(struct hog_prog *p, struct fnode *n, const char *name)
 		arg = -2;
 	n->notroot = arg + 1;
 	n->notroot_parent = parent;
+	if (!n->notroot_by)
+		n->notroot_by = name;
 }
 
 /*
@@ -2396,6 +2400,7 @@ static void mark_not_root(struct hog_prog *p)
 		if (n->notroot < 0 || n->sites.n) {
 			n->notroot = 0;
 			n->notroot_parent = NULL;
+			n->notroot_by = NULL;
 		}
 	}
 }

@@ -813,10 +813,14 @@ static int name_or_field(const char *w, int dot)
 	return ok;
 }
 
+static const char *key_note(struct parse *p, const char *why, const char *head,
+			    const char *directive);
+
 /* not-root NAME|STRUCT.FIELD [arg=N] [parent=STRUCT.FIELD] "reason" */
 static int parse_not_root(struct parse *p)
 {
-	const char *w = p->ntok > 1 ? p->tok[1].val : "", *parent = NULL;
+	const char *w = p->ntok > 1 ? p->tok[1].val : "", *parent = NULL, *reason_text = NULL;
+	struct hog_static_key *k;
 	long long arg = 0;
 	int i, reason = 0, seen_arg = 0;
 
@@ -827,6 +831,7 @@ static int parse_not_root(struct parse *p)
 
 		if (t->quoted && !t->key) {
 			reason++;
+			reason_text = t->val;
 		} else if (t->key && !strcmp(t->key, "arg") && !seen_arg++) {
 			if (parse_int(p, "arg", t->val, 0, 15, &arg))
 				return -1;
@@ -846,8 +851,17 @@ static int parse_not_root(struct parse *p)
 	hog_vec_push(&p->r->notroot_names, (void *)hog_intern(p->r->strs, w));
 	hog_vec_push(&p->r->notroot_args, (void *)(intptr_t)arg);
 	hog_vec_push(&p->r->notroot_fields, (void *)parent);
+	/* what runs only for a root is a note that says why (hog_rules_not_root_key()) */
+	k = hog_alloc(&p->r->arena, sizeof(*k));
+	memset(k, 0, sizeof(*k));
+	k->name = hog_intern(p->r->strs, w);
+	k->field = 2;
+	k->note = key_note(p, reason_text, "it runs only for the root of a hierarchy, which %s "
+			   "is never handed", "not-root");
+	hog_vec_push(&p->r->static_keys, k);
 	return 0;
 }
+
 
 int hog_rules_not_root(const struct hog_rules *r, const char *name, const char **parent)
 {
@@ -1327,6 +1341,11 @@ int hog_rules_unset_field(const struct hog_rules *r, const char *name)
 	return find_key(r, name, 1);
 }
 
+int hog_rules_not_root_key(const struct hog_rules *r, const char *name)
+{
+	return find_key(r, name, 2);
+}
+
 const struct hog_static_key *hog_rules_static_key_at(const struct hog_rules *r, int i)
 {
 	return i >= 0 && i < r->static_keys.n ? r->static_keys.v[i] : NULL;
@@ -1338,7 +1357,8 @@ int hog_rules_is_static_branch(const struct hog_rules *r, const char *name)
 }
 
 /* The note's format: the reason is text, so its '%' are doubled. */
-static const char *key_note(struct parse *p, const char *why, const char *head)
+static const char *key_note(struct parse *p, const char *why, const char *head,
+			    const char *directive)
 {
 	struct hog_buf b = { 0 };
 	const char *s;
@@ -1346,8 +1366,7 @@ static const char *key_note(struct parse *p, const char *why, const char *head)
 
 	for (s = why; *s; s++)
 		hog_buf_addn(&b, *s == '%' ? "%%" : s, *s == '%' ? 2 : 1);
-	t = hog_xasprintf("%s: %s (rules: %s)", head, b.s,
-			  strstr(head, "static key") ? "static-key" : "unset-field");
+	t = hog_xasprintf("%s: %s (rules: %s)", head, b.s, directive);
 	s = hog_intern(p->r->strs, t);
 	free(t);
 	free(b.s);
@@ -1369,7 +1388,7 @@ static int parse_static_key(struct parse *p)
 	k->name = hog_intern(p->r->strs, t[1].val);
 	k->on = !strcmp(t[2].val, "on");
 	k->note = key_note(p, t[3].val, k->on ? "it runs only when the static key %s is off" :
-						"it runs only when the static key %s is on");
+						"it runs only when the static key %s is on", "static-key");
 	hog_vec_push(&p->r->static_keys, k);
 	return 0;
 }
@@ -1427,7 +1446,7 @@ static int parse_unset_field(struct parse *p)
 	memset(k, 0, sizeof(*k));
 	k->name = hog_intern(p->r->strs, t[1].val);
 	k->field = 1;
-	k->note = key_note(p, t[2].val, "it runs only when %s is set");
+	k->note = key_note(p, t[2].val, "it runs only when %s is set", "unset-field");
 	hog_vec_push(&p->r->static_keys, k);
 	return 0;
 }

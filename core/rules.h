@@ -234,7 +234,7 @@ struct hog_ctx_test {
 struct hog_static_key {
 	const char *name;	/* interned: the key's global, or "unset-field"'s STRUCT.FIELD */
 	int on;
-	int field;		/* "unset-field": a pointer field NULL on those systems */
+	int field;		/* "unset-field": a pointer field NULL on those systems; 2 "not-root" */
 	const char *note;	/* the note's printf format, its one %s the key */
 };
 
@@ -329,6 +329,8 @@ int hog_rules_is_rare(const struct hog_rules *r, const char *name);
  * NULL if the rule names none.
  */
 int hog_rules_not_root(const struct hog_rules *r, const char *name, const char **parent);
+/* The static key (an index, as hog_rules_static_key()) whose note a not-root rule gives; -1 none. */
+int hog_rules_not_root_key(const struct hog_rules *r, const char *name);
 /* Does name's non-zero result say the count dropped to zero (atomic_dec_and_test)? */
 int hog_rules_is_last_put(const struct hog_rules *r, const char *name);
 /* Is name one of the "current-task" functions (get_current)? */

@@ -720,6 +720,13 @@ static void test_not_root(void **state)
 	assert_int_equal(hog_rules_not_root(t->r, "grp_reparent", &parent), 1);
 	assert_null(parent);
 	assert_int_equal(hog_rules_not_root(t->r, "cgroup_subsys.css_online", NULL), -1);
+	/* its note: what runs only for a root is demoted, saying why */
+	assert_true(hog_rules_not_root_key(t->r, "cgroup_subsys.css_offline") >= 0);
+	assert_string_equal(hog_rules_static_key_at(t->r, hog_rules_not_root_key(t->r, "grp_reparent"))->note,
+			    "it runs only for the root of a hierarchy, which %s is never handed: r "
+			    "(rules: not-root)");
+	assert_int_equal(hog_rules_static_key(t->r, "cgroup_subsys.css_offline"), -1);
+	assert_int_equal(hog_rules_unset_field(t->r, "cgroup_subsys.css_offline"), -1);
 	/* the frontends write what an initializer stores in such a field */
 	assert_true(hog_rules_callback_field(t->r, "cgroup_subsys.css_offline"));
 	assert_false(hog_rules_callback_field(t->r, "grp_reparent"));
