@@ -291,13 +291,34 @@ static size_t param_root(const char *a)
 	return 1 + strspn(a + 1, "0123456789");
 }
 
+/* Does the function store to its not-root parameter's parent field (css->parent = NULL)? */
+static int parent_stored(struct fs *fs)
+{
+	const struct hog_func *f = fs->f;
+	int b, i;
+
+	for (b = 0; fs->c->notroot_parent && b < f->nblocks; b++)
+		for (i = 0; i < f->blocks[b].nev; i++) {
+			const struct hog_event *e = &f->blocks[b].ev[i];
+			const char *cls;
+
+			if (e->kind == HE_STORE && e->nargs >= 1 && e->args[0].kind == HV_ADDR &&
+			    hog_expr_param(e->args[0].addr) == fs->c->notroot - 1 &&
+			    (cls = hog_expr_class(fs->c->strs, e->args[0].addr)) &&
+			    !strcmp(cls, fs->c->notroot_parent))
+				return 1;
+		}
+	return 0;
+}
+
 /*
  * The parent of what a not-root callback was handed (rules: not-root):
  * "$0/parent_hugetlb_cgroup.h()", a parent-call of the parameter, or
- * "$0/hugetlb_cgroup.css/cgroup_subsys_state.parent^", the rule's
- * parent field read from it through embedded members only, is never
- * NULL: 1, else -1.  $N is the value the function was handed, never a
- * reassigned copy.
+ * "$0/cgroup_subsys_state.parent^", the rule's parent field read from
+ * it, is never NULL: 1, else -1.  Not through a member of a struct
+ * around it: "$0/T.shadow/cgroup_subsys_state.parent" may be another
+ * css embedded there.  $N is the value the function was handed, never
+ * a reassigned copy.
  */
 static int parent_of_not_root(struct fs *fs, const char *a)
 {
@@ -306,7 +327,7 @@ static int parent_of_not_root(struct fs *fs, const char *a)
 	char *name;
 	int yes;
 
-	if (fs->c->notroot < 1 || hog_expr_param(a) != fs->c->notroot - 1)
+	if (fs->c->notroot < 1 || hog_expr_param(a) != fs->c->notroot - 1 || parent_stored(fs))
 		return -1;
 	if (k) {
 		if (k != r || !(dot = strchr(p, '.')))
@@ -316,10 +337,11 @@ static int parent_of_not_root(struct fs *fs, const char *a)
 		free(name);
 		return yes ? 1 : -1;
 	}
+	/* one step: a field of another struct embedded in ours may be another's parent */
 	if (n > r && a[n - 1] == '^')
 		n--;
-	cls = fs->c->notroot_parent && n > r && strcspn(a + r, "^[#") >= n - r ?
-	      hog_expr_class(fs->c->strs, a) : NULL;
+	cls = fs->c->notroot_parent && n > r && a[r] == '/' && !memchr(a + r + 1, '/', n - r - 1) &&
+	      strcspn(a + r, "^[#") >= n - r ? hog_expr_class(fs->c->strs, a) : NULL;
 	return cls && !strcmp(cls, fs->c->notroot_parent) ? 1 : -1;
 }
 
@@ -541,6 +563,12 @@ int field_when(struct fs *fs, const struct callv *cv, const struct hog_when *w,
 		k = tested(fs, a, cv->ev);
 	if (k >= 0)
 		return (w->op == 'n') == k;
+	/*
+	 * What we were handed: its parent is set when it is made (the
+	 * rule's contract, css->parent in init_and_link_css()), so a call
+	 * handed it on the way does not change it; a store of ours there
+	 * undoes the contract (parent_stored()).
+	 */
 	if (parent_of_not_root(fs, a) == 1)
 		return w->op == 'n' ? 1 : HOG_WHEN_RULED;
 	return ways_when(fs, a, w->op == 'n', cv->ev, out);

@@ -2351,7 +2351,7 @@ static void not_root(struct hog_prog *p, struct fnode *n, const char *name)
 	const char *parent = NULL;
 	int arg = hog_rules_not_root(p->rules, name, &parent);
 
-	if (!n || arg < 0)
+	if (!n || arg < 0 || n->notroot < 0)
 		return;
 	if (n->notroot && (n->notroot != arg + 1 || n->notroot_parent != parent))
 		arg = -2;
@@ -2361,38 +2361,73 @@ static void not_root(struct hog_prog *p, struct fnode *n, const char *name)
 		n->notroot_by = name;
 }
 
+/* Its address goes somewhere else too: whoever takes it there may hand it a root. */
+static void other_use(struct fnode *n)
+{
+	if (n)
+		n->notroot = -1;
+}
+
+/* A store of f to a not-root field is a registration; any other use of f's address is not. */
+static void not_root_uses(struct hog_prog *p, struct fnode *n)
+{
+	const struct hog_func *f = n->f;
+	int b, e, k;
+
+	for (b = 0; b < f->nblocks; b++) {
+		const struct hog_block *bb = &f->blocks[b];
+
+		for (e = 0; e < bb->nev; e++) {
+			const struct hog_event *ev = &bb->ev[e];
+			const char *cls = NULL;
+
+			if (ev->kind == HE_STORE && ev->nargs >= 2 && ev->args[0].kind == HV_ADDR)
+				cls = hog_expr_class(p->strs, ev->args[0].addr);
+			for (k = 0; k < ev->nargs; k++) {
+				struct fnode *cb = func_at(p, f, &ev->args[k]);
+
+				if (k == 1 && cls && hog_rules_not_root(p->rules, cls, NULL) >= 0)
+					not_root(p, cb, cls);
+				else
+					other_use(cb);
+			}
+		}
+		for (e = 0; e < bb->nphi; e++)
+			for (k = 0; k < bb->phi[e].n; k++)
+				other_use(func_at(p, f, &bb->phi[e].val[k]));
+	}
+}
+
 /*
  * ss->css_offline = f, in an initializer or in code (rules: not-root
- * STRUCT.FIELD), or a function the rules name: what it is handed is
- * never a hierarchy's root, so a test of its parent finds one.  A
- * direct call could hand it anything: none then.  So do two rules
- * that disagree on the argument or on its parent field.
+ * STRUCT.FIELD): what f is handed is never a hierarchy's root, so a
+ * test of its parent finds one.  Only if that is all the IR shows of
+ * f: a direct call, its address passed to a call or stored anywhere
+ * else (another rule's field, a phi), or two registrations that
+ * disagree on the argument or its parent field could hand it a root.
+ * An initializer or a store to a field no rule names is not in the IR
+ * (docs/ir.md): such a use goes unseen.  A function the rules name
+ * (not-root NAME) is one by contract, whoever calls it.
  */
 static void mark_not_root(struct hog_prog *p)
 {
-	int i, k, b, e;
+	int i, k;
 
 	if (!p->rules->notroot_names.n)
 		return;
-	for (i = 0; i < p->nodes.n; i++) {
-		struct fnode *n = p->nodes.v[i];
-
-		not_root(p, n, n->f->name);
-		for (b = 0; b < n->f->nblocks; b++)
-			for (e = 0; e < n->f->blocks[b].nev; e++) {
-				const struct hog_event *ev = &n->f->blocks[b].ev[e];
-
-				if (ev->kind == HE_STORE && ev->nargs >= 2 &&
-				    ev->args[0].kind == HV_ADDR)
-					not_root(p, func_at(p, n->f, &ev->args[1]),
-						 hog_expr_class(p->strs, ev->args[0].addr));
-			}
-	}
+	for (i = 0; i < p->nodes.n; i++)
+		not_root_uses(p, p->nodes.v[i]);
 	for (i = 0; i < p->mods.n; i++) {
 		const struct hog_module *m = p->mods.v[i];
 
-		for (k = 0; k < m->nregs; k++)
-			not_root(p, resolve_in(p, m->tu, m->regs[k].func), m->regs[k].cls);
+		for (k = 0; k < m->nregs; k++) {
+			struct fnode *cb = resolve_in(p, m->tu, m->regs[k].func);
+
+			if (hog_rules_not_root(p->rules, m->regs[k].cls, NULL) >= 0)
+				not_root(p, cb, m->regs[k].cls);
+			else
+				other_use(cb);
+		}
 	}
 	for (i = 0; i < p->nodes.n; i++) {
 		struct fnode *n = p->nodes.v[i];
@@ -2401,6 +2436,11 @@ static void mark_not_root(struct hog_prog *p)
 			n->notroot = 0;
 			n->notroot_parent = NULL;
 			n->notroot_by = NULL;
+		}
+		if (hog_rules_not_root(p->rules, n->f->name, NULL) >= 0) {
+			n->notroot = 0;
+			n->notroot_by = NULL;
+			not_root(p, n, n->f->name);
 		}
 	}
 }
