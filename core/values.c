@@ -55,18 +55,20 @@ static const char *bind_root(struct fs *fs, const char *e)
 }
 
 /*
- * The one address a phi's incoming values all are, leaving out NULLs, or
- * NULL.  A frontend may leave such a phi where a way in was cut:
- * lockhog-check joins the returns of task_rq_lock()'s endless loop, one
- * of them unreachable, so "return rq" reads a phi of &runqueues alone.
- * GCC joins "return css ? container_of(css, ...) : NULL" into a phi of
- * the argument and 0: the address when it returns one, as two returns
- * would say (summary.c, return_value()).
+ * The one address a phi's incoming values all are, or NULL.  A frontend
+ * may leave such a phi where a way in was cut: lockhog-check joins the
+ * returns of task_rq_lock()'s endless loop, one of them unreachable, so
+ * "return rq" reads a phi of &runqueues alone.  GCC joins "return css ?
+ * container_of(css, ...) : NULL" into a phi of the argument and 0: the
+ * argument when it returns an address, as two returns would say
+ * (summary.c, return_value()).  Only a bare parameter: a NULL way out
+ * of a walk ("return ve" past a loop) names an element the function
+ * found, which may be another each time it is called.
  */
 const struct hog_val *phi_same_addr(const struct hog_func *f, int var)
 {
 	const struct hog_val *one = NULL;
-	int b, i, k;
+	int b, i, k, null = 0;
 
 	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nphi; i++) {
@@ -77,14 +79,17 @@ const struct hog_val *phi_same_addr(const struct hog_func *f, int var)
 			for (k = 0; k < p->n; k++) {
 				const struct hog_val *v = &p->val[k];
 
-				if (v->kind == HV_CONST && !v->cst)
+				if (v->kind == HV_CONST && !v->cst) {
+					null = 1;
 					continue;
+				}
 				if (v->kind != HV_ADDR || !v->addr ||
 				    (one && strcmp(v->addr, one->addr)))
 					return NULL;
 				one = v;
 			}
-			return one;
+			return one && null && (hog_expr_param(one->addr) < 0 ||
+					       strpbrk(one->addr + 1, "/^#[")) ? NULL : one;
 		}
 	return NULL;
 }
