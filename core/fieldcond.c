@@ -291,21 +291,40 @@ static size_t param_root(const char *a)
 	return 1 + strspn(a + 1, "0123456789");
 }
 
-/* Does the function store to its not-root parameter's parent field (css->parent = NULL)? */
+/* Is cls the rule's parent field, or with none named, any parent field? */
+static int is_parent_class(struct fs *fs, const char *cls)
+{
+	const char *dot = cls ? strchr(cls, '.') : NULL;
+	char *tag;
+	int yes;
+
+	if (fs->c->notroot_parent)
+		return cls && !strcmp(cls, fs->c->notroot_parent);
+	if (!dot)
+		return 0;
+	tag = hog_xasprintf("%.*s", (int)(dot - cls), cls);
+	yes = hog_rules_is_parent_field(fs->c->rules, tag, dot + 1);
+	free(tag);
+	return yes;
+}
+
+/*
+ * Does the function store to its not-root parameter's parent field
+ * (css->parent = NULL)?  Only stores of constants are in the IR
+ * (docs/ir.md): another value stored there is the rule's contract's.
+ */
 static int parent_stored(struct fs *fs)
 {
 	const struct hog_func *f = fs->f;
 	int b, i;
 
-	for (b = 0; fs->c->notroot_parent && b < f->nblocks; b++)
+	for (b = 0; b < f->nblocks; b++)
 		for (i = 0; i < f->blocks[b].nev; i++) {
 			const struct hog_event *e = &f->blocks[b].ev[i];
-			const char *cls;
 
 			if (e->kind == HE_STORE && e->nargs >= 1 && e->args[0].kind == HV_ADDR &&
 			    hog_expr_param(e->args[0].addr) == fs->c->notroot - 1 &&
-			    (cls = hog_expr_class(fs->c->strs, e->args[0].addr)) &&
-			    !strcmp(cls, fs->c->notroot_parent))
+			    is_parent_class(fs, hog_expr_class(fs->c->strs, e->args[0].addr)))
 				return 1;
 		}
 	return 0;
