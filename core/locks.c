@@ -822,14 +822,6 @@ static int sign_assign(struct fs *fs, struct tset *set, const struct hog_event *
 	return 1;
 }
 
-/* A pointer loaded from memory ("$0/obj.next^"), which may be NULL. */
-static int loaded_ptr(const struct hog_val *v)
-{
-	size_t n = v->kind == HV_ADDR && v->addr ? strlen(v->addr) : 0;
-
-	return n && v->addr[n - 1] == '^';
-}
-
 static void assign_facts(struct fs *fs, struct tset *set, const struct hog_event *e)
 {
 	int i;
@@ -921,13 +913,6 @@ static void assign_facts(struct fs *fs, struct tset *set, const struct hog_event
 		}
 		if (k == FK_PMASK || k == FK_POR || k == FK_PKEEP || k == FK_PNOT ||
 		    (k == FK_PARAM && e->callee))
-			k = FK_NONE;
-		/*
-		 * "last = !o->next": a pointer loaded from an object is taken
-		 * as not NULL where it names a lock, but its own test says it
-		 * may be; what runs when it is NULL must not be dead code.
-		 */
-		if (e->callee && loaded_ptr(&e->args[0]))
 			k = FK_NONE;
 		if (e->callee && !strcmp(e->callee, "!")) {
 			if (k == FK_ZERO)
