@@ -707,7 +707,7 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	when_signed(fs, c);
 	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
 	if (c->kind != HK_LOOP && when_from_field(fs, c) && !c->offkey)
-		c->offkey = fs->c->notroot_key;
+		c->offkey = fs->c->notroot->key;
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)
@@ -1030,7 +1030,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 			c->cold = cold;
 		/* only for a root we are never handed: a note that names the rule */
 		if (ruled && !c->offkey)
-			c->offkey = fs->c->notroot_key;
+			c->offkey = fs->c->notroot->key;
 		c->rel = map_exprs(fs, t->rel, t->nrel, cv, &c->nrel);
 		c->brk = (const char **)map_exprs(fs, t->brk, t->nbreak, cv, &c->nbreak);
 		if (ok != 1) {

@@ -294,18 +294,9 @@ static size_t param_root(const char *a)
 /* Is cls the rule's parent field, or with none named, any parent field? */
 static int is_parent_class(struct fs *fs, const char *cls)
 {
-	const char *dot = cls ? strchr(cls, '.') : NULL;
-	char *tag;
-	int yes;
-
-	if (fs->c->notroot_parent)
-		return cls && !strcmp(cls, fs->c->notroot_parent);
-	if (!dot)
-		return 0;
-	tag = hog_xasprintf("%.*s", (int)(dot - cls), cls);
-	yes = hog_rules_is_parent_field(fs->c->rules, tag, dot + 1);
-	free(tag);
-	return yes;
+	if (fs->c->notroot->parent)
+		return cls && !strcmp(cls, fs->c->notroot->parent);
+	return hog_rules_is_parent_class(fs->c->rules, cls);
 }
 
 /*
@@ -323,7 +314,7 @@ static int parent_stored(struct fs *fs)
 			const struct hog_event *e = &f->blocks[b].ev[i];
 
 			if (e->kind == HE_STORE && e->nargs >= 1 && e->args[0].kind == HV_ADDR &&
-			    hog_expr_param(e->args[0].addr) == fs->c->notroot - 1 &&
+			    hog_expr_param(e->args[0].addr) == fs->c->notroot->arg - 1 &&
 			    is_parent_class(fs, hog_expr_class(fs->c->strs, e->args[0].addr)))
 				return 1;
 		}
@@ -346,7 +337,7 @@ static int parent_of_not_root(struct fs *fs, const char *a)
 	char *name;
 	int yes;
 
-	if (fs->c->notroot < 1 || hog_expr_param(a) != fs->c->notroot - 1 || parent_stored(fs))
+	if (!fs->c->notroot || hog_expr_param(a) != fs->c->notroot->arg - 1 || parent_stored(fs))
 		return -1;
 	if (k) {
 		if (k != r || !(dot = strchr(p, '.')))
@@ -359,9 +350,9 @@ static int parent_of_not_root(struct fs *fs, const char *a)
 	/* one step: a field of another struct embedded in ours may be another's parent */
 	if (n > r && a[n - 1] == '^')
 		n--;
-	cls = fs->c->notroot_parent && n > r && a[r] == '/' && !memchr(a + r + 1, '/', n - r - 1) &&
+	cls = fs->c->notroot->parent && n > r && a[r] == '/' && !memchr(a + r + 1, '/', n - r - 1) &&
 	      strcspn(a + r, "^[#") >= n - r ? hog_expr_class(fs->c->strs, a) : NULL;
-	return cls && !strcmp(cls, fs->c->notroot_parent) ? 1 : -1;
+	return cls && !strcmp(cls, fs->c->notroot->parent) ? 1 : -1;
 }
 
 /*

@@ -29,6 +29,16 @@ struct hog_entry_ctx {
 	int reg_var;		/* reg.func is a variable: a static initializer registers it */
 };
 
+/*
+ * A callback never handed the root of its hierarchy (rules: not-root):
+ * every call comes through such a registration (prog.c, mark_not_root()).
+ */
+struct hog_notroot {
+	int arg;		/* 1 + the parameter; 0 none, -1 cancelled (prog.c) */
+	const char *parent;	/* its parent field (not-root parent=), or NULL */
+	int key;		/* 1 + the static key whose note says so (a cost's offkey) */
+};
+
 struct hog_flow_ctx {
 	struct hog_strtab *strs;
 	const struct hog_rules *rules;
@@ -44,14 +54,7 @@ struct hog_flow_ctx {
 	void *lookup_ctx;
 	struct hog_vec *raws;		/* struct hog_raw *, NULL: none wanted */
 	const struct hog_entry_ctx *entry;	/* NULL: called as usual */
-	/*
-	 * 1 + the parameter that is never the root of its hierarchy
-	 * (rules: not-root): every call comes through such a registration
-	 * (prog.c, mark_not_root()); 0 none.
-	 */
-	int notroot;
-	const char *notroot_parent;	/* its parent field (rules: not-root parent=), or NULL */
-	int notroot_key;		/* 1 + the static key whose note says so (a cost's offkey) */
+	const struct hog_notroot *notroot;	/* NULL: handed anything */
 };
 
 /* Fills *s (zeroed by the caller); returns 0, or -1 if it gave up. */

@@ -34,9 +34,7 @@ struct fnode {
 	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
 	const char *rare_by;	/* a root's rule word; NULL when it is cold */
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
-	int notroot;			/* hog_flow_ctx.notroot (mark_not_root()) */
-	const char *notroot_parent;	/* hog_flow_ctx.notroot_parent */
-	const char *notroot_by;		/* the rule's word: its note (hog_flow_ctx.notroot_key) */
+	struct hog_notroot nr;		/* arg 0: handed anything (mark_not_root()) */
 	struct hog_vec sites;		/* struct site *: direct calls of it (build_edges()) */
 };
 
@@ -359,12 +357,50 @@ static void find_registrations(struct hog_prog *p)
 	}
 }
 
+/* A registration in a not-root field (name: the rule's word). */
+static void not_root(struct hog_prog *p, struct fnode *n, const char *name)
+{
+	const char *parent = NULL;
+	int arg = hog_rules_not_root(p->rules, name, &parent);
+
+	if (!n || arg < 0 || n->nr.arg < 0)
+		return;
+	if (n->nr.arg && (n->nr.arg != arg + 1 || n->nr.parent != parent))
+		arg = -2;
+	n->nr.arg = arg + 1;
+	n->nr.parent = parent;
+	if (!n->nr.key)
+		n->nr.key = hog_rules_not_root_key(p->rules, name) + 1;
+}
+
+/*
+ * A use of fn's address: stored in field cls (NULL: any other use).  A
+ * not-root field registers it; any other use may hand it a root.
+ */
+static void not_root_use(struct hog_prog *p, struct fnode *fn, const char *cls)
+{
+	if (!p->rules->notroot_names.n)
+		return;
+	if (cls && hog_rules_not_root(p->rules, cls, NULL) >= 0)
+		not_root(p, fn, cls);
+	else
+		fn->nr.arg = -1;
+}
+
+/* The field event ev stores its argument k in, NULL if it is not such a store. */
+static const char *stored_in(struct hog_prog *p, const struct hog_event *ev, int k)
+{
+	return ev->kind == HE_STORE && k == 1 && ev->args[0].kind == HV_ADDR ?
+	       hog_expr_class(p->strs, ev->args[0].addr) : NULL;
+}
+
 /*
  * Functions whose address is a value: in the frontend's view of the
  * whole unit (HOG_FN_ADDR, static initializers included), or in an
  * event or phi of the IR.  Their callers are not all in the call graph.
  * An argument of a per-call registration (on_each_cpu(fn)) is filed
  * under fn for per_call_callers(); any other use marks addr_other.
+ * Each use also tells whether fn is a not-root callback (not_root_use()).
  */
 static void mark_addresses(struct hog_prog *p)
 {
@@ -381,8 +417,10 @@ static void mark_addresses(struct hog_prog *p)
 		struct fnode *fn;
 
 		for (k = 0; k < m->nregs; k++)
-			if ((fn = resolve_in(p, m->tu, m->regs[k].func)))
+			if ((fn = resolve_in(p, m->tu, m->regs[k].func))) {
 				fn->addr = fn->addr_other = 1;
+				not_root_use(p, fn, m->regs[k].cls);
+			}
 	}
 	for (i = 0; i < p->nodes.n; i++) {
 		struct fnode *n = p->nodes.v[i], *fn;
@@ -403,12 +441,15 @@ static void mark_addresses(struct hog_prog *p)
 						hog_vec_push(&fn->percall, n);
 					else
 						fn->addr_other = 1;
+					not_root_use(p, fn, stored_in(p, ev, k));
 				}
 			}
 			for (e = 0; e < bb->nphi; e++)
 				for (k = 0; k < bb->phi[e].n; k++)
-					if ((fn = func_at(p, n->f, &bb->phi[e].val[k])))
+					if ((fn = func_at(p, n->f, &bb->phi[e].val[k]))) {
 						fn->addr = fn->addr_other = 1;
+						not_root_use(p, fn, NULL);
+					}
 		}
 	}
 }
@@ -594,9 +635,7 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 		.lookup_ctx = p,
 		.raws = want_raws ? &p->raws : NULL,
 		.entry = n->ctx.rule ? &n->ctx : NULL,
-		.notroot = n->notroot,
-		.notroot_parent = n->notroot_parent,
-		.notroot_key = n->notroot ? hog_rules_not_root_key(p->rules, n->notroot_by) + 1 : 0,
+		.notroot = n->nr.arg > 0 ? &n->nr : NULL,
 	};
 	struct hog_summary s;
 	int first = p->raws.n, i;
@@ -2346,58 +2385,6 @@ static void group(struct hog_prog *p)
 	fold_same_calls(p);
 }
 
-static void not_root(struct hog_prog *p, struct fnode *n, const char *name)
-{
-	const char *parent = NULL;
-	int arg = hog_rules_not_root(p->rules, name, &parent);
-
-	if (!n || arg < 0 || n->notroot < 0)
-		return;
-	if (n->notroot && (n->notroot != arg + 1 || n->notroot_parent != parent))
-		arg = -2;
-	n->notroot = arg + 1;
-	n->notroot_parent = parent;
-	if (!n->notroot_by)
-		n->notroot_by = name;
-}
-
-/* Its address goes somewhere else too: whoever takes it there may hand it a root. */
-static void other_use(struct fnode *n)
-{
-	if (n)
-		n->notroot = -1;
-}
-
-/* A store of f to a not-root field is a registration; any other use of f's address is not. */
-static void not_root_uses(struct hog_prog *p, struct fnode *n)
-{
-	const struct hog_func *f = n->f;
-	int b, e, k;
-
-	for (b = 0; b < f->nblocks; b++) {
-		const struct hog_block *bb = &f->blocks[b];
-
-		for (e = 0; e < bb->nev; e++) {
-			const struct hog_event *ev = &bb->ev[e];
-			const char *cls = NULL;
-
-			if (ev->kind == HE_STORE && ev->nargs >= 2 && ev->args[0].kind == HV_ADDR)
-				cls = hog_expr_class(p->strs, ev->args[0].addr);
-			for (k = 0; k < ev->nargs; k++) {
-				struct fnode *cb = func_at(p, f, &ev->args[k]);
-
-				if (k == 1 && cls && hog_rules_not_root(p->rules, cls, NULL) >= 0)
-					not_root(p, cb, cls);
-				else
-					other_use(cb);
-			}
-		}
-		for (e = 0; e < bb->nphi; e++)
-			for (k = 0; k < bb->phi[e].n; k++)
-				other_use(func_at(p, f, &bb->phi[e].val[k]));
-	}
-}
-
 /*
  * ss->css_offline = f, in an initializer or in code (rules: not-root
  * STRUCT.FIELD): what f is handed is never a hierarchy's root, so a
@@ -2407,39 +2394,22 @@ static void not_root_uses(struct hog_prog *p, struct fnode *n)
  * disagree on the argument or its parent field could hand it a root.
  * An initializer or a store to a field no rule names is not in the IR
  * (docs/ir.md): such a use goes unseen.  A function the rules name
- * (not-root NAME) is one by contract, whoever calls it.
+ * (not-root NAME) is one by contract, whoever calls it.  The uses were
+ * read with the other addresses (mark_addresses(), not_root_use()).
  */
 static void mark_not_root(struct hog_prog *p)
 {
-	int i, k;
+	int i;
 
 	if (!p->rules->notroot_names.n)
 		return;
-	for (i = 0; i < p->nodes.n; i++)
-		not_root_uses(p, p->nodes.v[i]);
-	for (i = 0; i < p->mods.n; i++) {
-		const struct hog_module *m = p->mods.v[i];
-
-		for (k = 0; k < m->nregs; k++) {
-			struct fnode *cb = resolve_in(p, m->tu, m->regs[k].func);
-
-			if (hog_rules_not_root(p->rules, m->regs[k].cls, NULL) >= 0)
-				not_root(p, cb, m->regs[k].cls);
-			else
-				other_use(cb);
-		}
-	}
 	for (i = 0; i < p->nodes.n; i++) {
 		struct fnode *n = p->nodes.v[i];
 
-		if (n->notroot < 0 || n->sites.n) {
-			n->notroot = 0;
-			n->notroot_parent = NULL;
-			n->notroot_by = NULL;
-		}
+		if (n->nr.arg < 0 || n->sites.n)
+			memset(&n->nr, 0, sizeof(n->nr));
 		if (hog_rules_not_root(p->rules, n->f->name, NULL) >= 0) {
-			n->notroot = 0;
-			n->notroot_by = NULL;
+			memset(&n->nr, 0, sizeof(n->nr));
 			not_root(p, n, n->f->name);
 		}
 	}

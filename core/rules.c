@@ -206,6 +206,11 @@ int hog_lock_kind_sleeps(const char *kind)
 	return kind && (!strcmp(kind, "mutex") || !strncmp(kind, "rwsem", 5));
 }
 
+int hog_rules_is_parent_class(const struct hog_rules *r, const char *cls)
+{
+	return in_list(&r->fe.parent_fields, cls);
+}
+
 int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field)
 {
 	size_t n = tag ? strlen(tag) : 0;
@@ -774,31 +779,6 @@ static int parse_rare_call(struct parse *p)
 	return 0;
 }
 
-/* "rare NAME|STRUCT.FIELD...": a function, or every function a static initializer stores there */
-static int parse_rare(struct parse *p)
-{
-	int i;
-
-	if (p->ntok < 2)
-		return perr(p, "rare needs words");
-	if (p->tok[1].key)
-		return parse_rare_call(p);
-	for (i = 1; i < p->ntok; i++) {
-		const char *w = p->tok[i].val, *dot = strchr(w, '.');
-		char *head = hog_xstrdup(w);
-		int ok;
-
-		if (dot)
-			head[dot - w] = 0;
-		ok = !p->tok[i].key && is_ident(head) && (!dot || is_ident(dot + 1));
-		free(head);
-		if (!ok)
-			return perr(p, "rare takes function names or STRUCT.FIELD, not '%s'", w);
-		hog_vec_push(&p->r->rare_funcs, (void *)hog_intern(p->r->strs, w));
-	}
-	return 0;
-}
-
 /* Is w NAME or STRUCT.FIELD (dot 0), STRUCT.FIELD only (dot 1)? */
 static int name_or_field(const char *w, int dot)
 {
@@ -811,6 +791,25 @@ static int name_or_field(const char *w, int dot)
 	ok = is_ident(head) && (d ? is_ident(d + 1) : !dot);
 	free(head);
 	return ok;
+}
+
+/* "rare NAME|STRUCT.FIELD...": a function, or every function a static initializer stores there */
+static int parse_rare(struct parse *p)
+{
+	int i;
+
+	if (p->ntok < 2)
+		return perr(p, "rare needs words");
+	if (p->tok[1].key)
+		return parse_rare_call(p);
+	for (i = 1; i < p->ntok; i++) {
+		const char *w = p->tok[i].val;
+
+		if (p->tok[i].key || !name_or_field(w, 0))
+			return perr(p, "rare takes function names or STRUCT.FIELD, not '%s'", w);
+		hog_vec_push(&p->r->rare_funcs, (void *)hog_intern(p->r->strs, w));
+	}
+	return 0;
 }
 
 static const char *key_note(struct parse *p, const char *why, const char *head,
@@ -861,7 +860,6 @@ static int parse_not_root(struct parse *p)
 	hog_vec_push(&p->r->static_keys, k);
 	return 0;
 }
-
 
 int hog_rules_not_root(const struct hog_rules *r, const char *name, const char **parent)
 {

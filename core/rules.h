@@ -412,6 +412,8 @@ const char *hog_rules_lock_kind(const struct hog_rules *r, const char *type);
 /* Is a lock of that kind a sleeping one (mutex, rwsem)? */
 int hog_lock_kind_sleeps(const char *kind);
 int hog_rules_is_parent_field(const struct hog_rules *r, const char *tag, const char *field);
+/* The same for a field's class "TAG.FIELD" (NULL: no). */
+int hog_rules_is_parent_class(const struct hog_rules *r, const char *cls);
 int hog_rules_is_parent_call(const struct hog_rules *r, const char *func);
 /*
  * The cap a "bound" rule gives a call's result or a field's value: the
