@@ -702,7 +702,8 @@ static void print_summary(const char *name, const struct hog_summary *s)
 	for (i = 0; i < s->nacq; i++)
 		printf("  acquires %s [%s%s]\n", s->acq[i].expr ? s->acq[i].expr : "?",
 		       s->acq[i].cls ? s->acq[i].cls : "?",
-		       s->acq[i].cond ? ", iff it returns non-zero" : "");
+		       s->acq[i].cond == 1 ? ", iff it returns non-zero" :
+		       s->acq[i].cond == 2 ? ", iff it returns zero" : "");
 	for (i = 0; i < s->nrel; i++)
 		printf("  releases %s\n", s->rel[i]);
 	for (i = 0; i < s->nbrk; i++)
