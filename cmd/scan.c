@@ -691,10 +691,20 @@ static void print_set(int arg, char op, long long mask)
 	printf("}");
 }
 
+static void print_when(const struct hog_when *w)
+{
+	if (w->arg >= 0 && (w->op == 'i' || w->op == 'x'))
+		print_set(w->arg, w->op, w->val);
+	else if (w->arg >= 0 && w->field)
+		printf(" when arg%d%s %s 0", w->arg, w->field, w->op == 'n' ? "!=" : "==");
+	else if (w->arg >= 0)
+		printf(" when arg%d%c%lld", w->arg, w->op, w->val);
+}
+
 static void print_summary(const char *name, const struct hog_summary *s)
 {
 	char *lim = hog_limit_text(s->limits);
-	int i, j;
+	int i, j, k;
 
 	printf("%s (%s):%s%s%s\n", name, s->fn ? s->fn->file : "?",
 	       s->trivial ? " trivial" : "", s->limits ? " incomplete: " : "", lim);
@@ -741,14 +751,15 @@ static void print_summary(const char *name, const struct hog_summary *s)
 			printf(" rel=%s", c->rel[j]);
 		for (j = 0; j < c->nbreak; j++)
 			printf(" brk=%s", c->brk[j]);
-		if (c->when.arg >= 0 && (c->when.op == 'i' || c->when.op == 'x'))
-			print_set(c->when.arg, c->when.op, c->when.val);
-		else if (c->when.arg >= 0 && c->when.field)
-			printf(" when arg%d%s %s 0", c->when.arg, c->when.field,
-			       c->when.op == 'n' ? "!=" : "==");
-		else if (c->when.arg >= 0)
-			printf(" when arg%d%c%lld", c->when.arg, c->when.op, c->when.val);
+		print_when(&c->when);
 		printf("\n");
+		for (k = 0; k < c->nways; k++) {
+			printf("    way via");
+			for (j = 0; j < c->ways[k].nchain; j++)
+				printf(" %s:%d", c->ways[k].chain[j].func, c->ways[k].chain[j].line);
+			print_when(&c->ways[k].when);
+			printf("\n");
+		}
 	}
 }
 

@@ -35,6 +35,19 @@ struct hog_step {
  * function at the call (or loop) that leads to the cost; the last step
  * is the function holding the costly call or loop, at its line.
  */
+/*
+ * One of several ways to a cost, under different tests of one
+ * argument, that a summary joined into one condition (keep_costs()):
+ * its own test and chain.
+ */
+struct hog_way {
+	struct hog_when when;
+	int nchain;
+	struct hog_step *chain;
+};
+
+#define HOG_MAX_WAYS 8
+
 struct hog_cost {
 	enum hog_kind kind;
 	const char *cls;
@@ -99,6 +112,14 @@ struct hog_cost {
 	 * that has softirqs masked on every path drops it.
 	 */
 	int unless_intr;
+	/*
+	 * The ways `when` joins, `chain` the first one's; 0 for one way
+	 * (or more than HOG_MAX_WAYS: then `when` alone decides).  A caller
+	 * whose arguments rule out that way is shown the chain of one they
+	 * leave open, and drops the cost when they rule out every way.
+	 */
+	int nways;
+	struct hog_way *ways;
 };
 
 /*

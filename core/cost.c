@@ -832,9 +832,15 @@ void eng_set_self(struct fs *fs, struct hog_cost *c)
 /* A cost the summary keeps: its arrays out of the scratch arena. */
 void eng_keep_cost(struct fs *fs, struct hog_cost *c)
 {
+	int i;
+
 	c->chain = eng_keep(fs, c->chain, sizeof(*c->chain) * c->nchain);
 	c->rel = eng_keep(fs, c->rel, sizeof(*c->rel) * c->nrel);
 	c->brk = eng_keep(fs, c->brk, sizeof(*c->brk) * c->nbreak);
+	c->ways = eng_keep(fs, c->ways, sizeof(*c->ways) * c->nways);
+	for (i = 0; i < c->nways; i++)
+		c->ways[i].chain = eng_keep(fs, c->ways[i].chain,
+					    sizeof(*c->ways[i].chain) * c->ways[i].nchain);
 }
 
 int eng_has_self(struct fs *fs)
@@ -983,6 +989,96 @@ static void passed_count(struct fs *fs, const struct callv *cv, const struct hog
 	free(r);
 }
 
+/*
+ * Does condition w of a callee's cost hold at this call?  1 yes, 0 no,
+ * -1 only our caller can tell (*cond on our parameter, or arg -1 for a
+ * value we cannot read).  *ruled: no, but only by a rule's contract (a
+ * note names it), which is returned as yes.
+ */
+static int when_here(struct fs *fs, const struct tset *set, const struct callv *cv,
+		     const struct hog_when *w, struct hog_when *cond, int *ruled)
+{
+	int ok = eng_when(fs, cv, w, cond);
+	int sign = eng_when_sign(fs, set, cv, w);
+
+	*ruled = ok == HOG_WHEN_RULED;
+	if (sign >= 0)
+		return sign;
+	return *ruled ? 1 : ok;
+}
+
+/*
+ * As when_here(), for the cost itself: a value we cannot read keeps a
+ * cost behind an inferred test and drops one behind a rule's (gfp).
+ */
+static int call_when(struct fs *fs, const struct tset *set, const struct callv *cv,
+		     const struct hog_when *w, struct hog_when *cond, int *ruled)
+{
+	int ok = when_here(fs, set, cv, w, cond, ruled);
+
+	if (ok < 0 && cond->arg < 0)
+		return w->inferred ? 1 : 0;
+	return ok;
+}
+
+/*
+ * Where one way to a cost stands at this call: 3 taken, 2 taken as our
+ * parameter says (*cond), 1 open for values we cannot read, 0 ruled
+ * out.  Unlike the cost's own test, a value we cannot read leaves a
+ * way open: its partner may be its opposite ("flags & FOLL_GET" and
+ * its else), and one of the two is taken whatever the value.
+ */
+static int way_rank(struct fs *fs, const struct tset *set, const struct callv *cv,
+		    const struct hog_when *w, struct hog_when *cond)
+{
+	int ruled, ok = when_here(fs, set, cv, w, cond, &ruled);
+
+	if (ok >= 0)
+		return ok ? 3 : 0;
+	return cond->arg >= 0 ? 2 : 1;
+}
+
+/*
+ * The ways to t (t->ways) this call leaves open, in t's order (the
+ * first is the summary's best ranked), each with its test in our terms:
+ * none when it is taken or cannot be told.  The first one's chain is
+ * shown.  Returns how many.
+ */
+static int open_ways(struct fs *fs, const struct tset *set, const struct callv *cv,
+		     const struct hog_cost *t, struct hog_way *out)
+{
+	int i, n = 0, r;
+
+	for (i = 0; i < t->nways; i++) {
+		out[n] = t->ways[i];
+		r = way_rank(fs, set, cv, &t->ways[i].when, &out[n].when);
+		if (!r)
+			continue;
+		if (r != 2)
+			out[n].when.arg = -1;
+		n++;
+	}
+	return n;
+}
+
+/* c's ways: the open ones, one step longer, as c's chain is. */
+static void extend_ways(struct fs *fs, struct hog_cost *c, const struct hog_way *w, int n)
+{
+	int i;
+
+	if (w[0].when.arg < 0)
+		return;
+	c->ways = eng_alloc(fs, sizeof(*c->ways) * n);
+	for (i = 0; i < n; i++) {
+		c->ways[i].when = w[i].when;
+		c->ways[i].nchain = w[i].nchain + 1;
+		c->ways[i].chain = eng_alloc(fs, sizeof(*c->chain) * c->ways[i].nchain);
+		c->ways[i].chain[0] = c->chain[0];
+		memcpy(c->ways[i].chain + 1, w[i].chain, sizeof(*c->chain) * w[i].nchain);
+	}
+	c->nways = n;
+}
+
 /* The callee's costs, carried to this call: extended by one step, in our terms. */
 static void callee_costs(struct fs *fs, const struct tset *set, const struct callv *cv,
 			 const struct hog_summary *s)
@@ -1009,23 +1105,25 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 	}
 	for (i = 0; i < s->ncost; i++) {
 		const struct hog_cost *t = &s->cost[i];
-		int ok = eng_when(fs, cv, &t->when, &cond);
-		int sign = eng_when_sign(fs, set, cv, &t->when);
-		int ruled = ok == HOG_WHEN_RULED;
+		struct hog_way ways[HOG_MAX_WAYS];
+		struct hog_cost way;
+		int ruled, ok = call_when(fs, set, cv, &t->when, &cond, &ruled);
+		int nw = open_ways(fs, set, cv, t, ways);
 		struct hog_cost *c;
 
-		if (sign >= 0)
-			ok = sign;
-		else if (ruled)
-			ok = 1;
-		if (ok < 0 && cond.arg < 0 && t->when.inferred)
-			ok = 1;
-		if (ok == 0 || (ok < 0 && cond.arg < 0))
+		if (!ok || (t->nways && !nw))
 			continue;
 		if (t->unless_intr && set_in_interrupt(set))
 			continue;
+		way = *t;
+		if (nw) {
+			way.nchain = ways[0].nchain;
+			way.chain = ways[0].chain;
+		}
 		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
-				 e->line, e->col, t);
+				 e->line, e->col, &way);
+		if (nw > 1)
+			extend_ways(fs, c, ways, nw);
 		if (!c->cold)
 			c->cold = cold;
 		/* only for a root we are never handed: a note that names the rule */

@@ -148,6 +148,53 @@ static void field_conds(struct fs *fs)
 	}
 }
 
+static int same_when(const struct hog_when *a, const struct hog_when *b)
+{
+	return a->arg == b->arg && a->op == b->op && a->val == b->val && a->field == b->field;
+}
+
+static void push_way(struct hog_cost *k, const struct hog_when *w, int nchain,
+		     struct hog_step *chain)
+{
+	struct hog_way *v = &k->ways[k->nways++];
+
+	v->when = *w;
+	v->nchain = nchain;
+	v->chain = chain;
+}
+
+/*
+ * Before c joins k (same_cost(): a test of the same argument): keep
+ * each way's own test and chain, so that a caller is shown a way it
+ * takes (region_chg()'s, not region_add()'s, for
+ * vma_needs_reservation()).  Past HOG_MAX_WAYS only the joined test is
+ * kept, and it stands for them all as one way if another joins later.
+ */
+static void add_ways(struct fs *fs, struct hog_cost *k, const struct hog_cost *c)
+{
+	const struct hog_way *old;
+	int i;
+
+	if (k->when.arg < 0 || (!k->nways && !c->nways && same_when(&k->when, &c->when)))
+		return;
+	if ((k->nways ? k->nways : 1) + (c->nways ? c->nways : 1) > HOG_MAX_WAYS) {
+		k->nways = 0;
+		k->ways = NULL;
+		return;
+	}
+	/* a fresh array: k's may be a callee's, sized for its own ways */
+	old = k->ways;
+	k->ways = eng_alloc(fs, sizeof(*k->ways) * HOG_MAX_WAYS);
+	if (k->nways)
+		memcpy(k->ways, old, sizeof(*k->ways) * k->nways);
+	else
+		push_way(k, &k->when, k->nchain, k->chain);
+	if (!c->nways)
+		push_way(k, &c->when, c->nchain, c->chain);
+	for (i = 0; i < c->nways; i++)
+		push_way(k, &c->ways[i].when, c->ways[i].nchain, c->ways[i].chain);
+}
+
 static int cost_cmp(const void *x, const void *y)
 {
 	const struct hog_cost *a = *(const struct hog_cost *const *)x;
@@ -171,8 +218,10 @@ static void keep_costs(struct fs *fs)
 		for (j = 0; j < keep.n; j++)
 			if (same_cost(keep.v[j], c))
 				break;
-		if (j < keep.n)
+		if (j < keep.n) {
+			add_ways(fs, keep.v[j], c);
 			join_when(keep.v[j], c);
+		}
 		/* a loop nested on one way and not on another is not folded */
 		if (j < keep.n && !c->nest.func)
 			((struct hog_cost *)keep.v[j])->nest.func = NULL;
