@@ -696,11 +696,22 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
  * Records a cost at this point: into the summary (for our callers) and,
  * for each path that holds something, as a raw finding.
  */
+/* The shortest chain to c: its own, or one of its other ways. */
+static int shortest_chain(const struct hog_cost *c)
+{
+	int n = c->nchain, i;
+
+	for (i = 0; i < c->nways; i++)
+		if (c->ways[i].nchain < n)
+			n = c->ways[i].nchain;
+	return n;
+}
+
 void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 {
-	int i, k;
+	int i, k, tested = c->when.arg >= 0;
 
-	if (c->nchain > fs->c->rules->loop.max_chain + 1)
+	if (shortest_chain(c) > fs->c->rules->loop.max_chain + 1)
 		return;
 	when_from_paths(c, set);
 	when_from_dominators(fs, c);
@@ -708,6 +719,10 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
 	if (c->kind != HK_LOOP && when_from_field(fs, c) && !c->offkey)
 		c->offkey = fs->c->notroot->key;
+	/* a test on the way here holds for each way the call always took */
+	for (i = 0; !tested && c->when.arg >= 0 && i < c->nways; i++)
+		if (c->ways[i].when.arg < 0)
+			c->ways[i].when = c->when;
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)
@@ -741,7 +756,7 @@ static void cost_decided_above(struct fs *fs, const struct tset *set, struct hog
 {
 	int i;
 
-	if (c->nchain <= fs->c->rules->loop.max_chain + 1 && !faults_off(c, set))
+	if (shortest_chain(c) <= fs->c->rules->loop.max_chain + 1 && !faults_off(c, set))
 		for (i = 0; i < set->n; i++)
 			emit_raw(fs, &set->t[i], c, c->rel, c->nrel, 1);
 	eng_cost_for_callers(fs, c);
@@ -1039,35 +1054,47 @@ static int way_rank(struct fs *fs, const struct tset *set, const struct callv *c
 }
 
 /*
- * The ways to t (t->ways) this call leaves open, in t's order (the
- * first is the summary's best ranked), each with its test in our terms:
- * none when it is taken or cannot be told.  The first one's chain is
- * shown.  Returns how many.
+ * The ways to t (t->ways) this call leaves open, each with its test in
+ * our terms (none when it is taken or cannot be told): those it takes
+ * first, then those our parameter decides, then those it cannot tell,
+ * each group shortest first.  The first one whose chain is not too
+ * long to follow is shown.  Returns how many.
  */
 static int open_ways(struct fs *fs, const struct tset *set, const struct callv *cv,
 		     const struct hog_cost *t, struct hog_way *out)
 {
-	int i, n = 0, r;
+	int rank[HOG_MAX_WAYS];
+	struct hog_way w;
+	int i, n = 0, r, k;
 
 	for (i = 0; i < t->nways; i++) {
-		out[n] = t->ways[i];
-		r = way_rank(fs, set, cv, &t->ways[i].when, &out[n].when);
+		w = t->ways[i];
+		r = way_rank(fs, set, cv, &t->ways[i].when, &w.when);
 		if (!r)
 			continue;
 		if (r != 2)
-			out[n].when.arg = -1;
+			w.when = (struct hog_when){ .arg = -1 };
+		for (k = n; k > 0 && (rank[k - 1] < r ||
+				      (rank[k - 1] == r && out[k - 1].nchain > w.nchain)); k--) {
+			out[k] = out[k - 1];
+			rank[k] = rank[k - 1];
+		}
+		out[k] = w;
+		rank[k] = r;
 		n++;
 	}
 	return n;
 }
 
-/* c's ways: the open ones, one step longer, as c's chain is. */
+/*
+ * c's ways: the open ones, one step longer, as c's chain is; kept even
+ * when the first is always taken, since a shorter one keeps the cost
+ * within the chains the analysis follows (eng_cost_at()).
+ */
 static void extend_ways(struct fs *fs, struct hog_cost *c, const struct hog_way *w, int n)
 {
 	int i;
 
-	if (w[0].when.arg < 0)
-		return;
 	c->ways = eng_alloc(fs, sizeof(*c->ways) * n);
 	for (i = 0; i < n; i++) {
 		c->ways[i].when = w[i].when;
@@ -1086,7 +1113,7 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 	const struct hog_event *e = cv->ev;
 	const char *cold;
 	struct hog_when cond;
-	int i;
+	int i, k;
 
 	if (!s->self && !s->ncost)
 		return;
@@ -1117,8 +1144,11 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 			continue;
 		way = *t;
 		if (nw) {
-			way.nchain = ways[0].nchain;
-			way.chain = ways[0].chain;
+			/* the best way whose chain the analysis follows (eng_cost_at()) */
+			for (k = 0; k < nw - 1 && ways[k].nchain > fs->c->rules->loop.max_chain; k++)
+				;
+			way.nchain = ways[k].nchain;
+			way.chain = ways[k].chain;
 		}
 		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
 				 e->line, e->col, &way);

@@ -55,6 +55,12 @@ struct hog_flow_ctx {
 	struct hog_vec *raws;		/* struct hog_raw *, NULL: none wanted */
 	const struct hog_entry_ctx *entry;	/* NULL: called as usual */
 	const struct hog_notroot *notroot;	/* NULL: handed anything */
+	/*
+	 * A member of a recursive group: its summary keeps no ways of a
+	 * joined cost (summary.c add_ways()), which the group's fixed
+	 * point does not follow.
+	 */
+	int recursive;
 };
 
 /* Fills *s (zeroed by the caller); returns 0, or -1 if it gave up. */

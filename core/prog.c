@@ -23,6 +23,7 @@ struct fnode {
 	struct fnode **callee;
 	int self_edge;
 	int group;		/* solve_scc(): 1 + its place in the group being solved, else 0 */
+	int recursive;		/* a member of a recursive group (solve_scc()) */
 	int addr;		/* its address is a value somewhere: callers we cannot see */
 	/*
 	 * mark_addresses(): the functions whose per-call registrations
@@ -636,6 +637,7 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 		.raws = want_raws ? &p->raws : NULL,
 		.entry = n->ctx.rule ? &n->ctx : NULL,
 		.notroot = n->nr.arg > 0 ? &n->nr : NULL,
+		.recursive = n->recursive,
 	};
 	struct hog_summary s;
 	int first = p->raws.n, i;
@@ -740,6 +742,8 @@ static void solve_scc(struct hog_prog *p, struct fnode **scc, int n)
 		note_limits(p, scc[0]);
 		return;
 	}
+	for (i = 0; i < n; i++)
+		scc[i]->recursive = 1;
 	callers = group_callers(scc, n);
 	queue = hog_xmalloc(sizeof(*queue) * n);
 	queued = hog_xmalloc(sizeof(*queued) * n);

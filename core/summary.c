@@ -153,11 +153,17 @@ static int same_when(const struct hog_when *a, const struct hog_when *b)
 	return a->arg == b->arg && a->op == b->op && a->val == b->val && a->field == b->field;
 }
 
+/* One more way for k, unless one with the same test is there: it decides alike. */
 static void push_way(struct hog_cost *k, const struct hog_when *w, int nchain,
 		     struct hog_step *chain)
 {
-	struct hog_way *v = &k->ways[k->nways++];
+	struct hog_way *v;
+	int i;
 
+	for (i = 0; i < k->nways; i++)
+		if (same_when(&k->ways[i].when, w))
+			return;
+	v = &k->ways[k->nways++];
 	v->when = *w;
 	v->nchain = nchain;
 	v->chain = chain;
@@ -167,15 +173,20 @@ static void push_way(struct hog_cost *k, const struct hog_when *w, int nchain,
  * Before c joins k (same_cost(): a test of the same argument): keep
  * each way's own test and chain, so that a caller is shown a way it
  * takes (region_chg()'s, not region_add()'s, for
- * vma_needs_reservation()).  Past HOG_MAX_WAYS only the joined test is
- * kept, and it stands for them all as one way if another joins later.
+ * vma_needs_reservation()).  A k whose joined test says nothing still
+ * has its ways, and a c with no test is one more, always open.  Past
+ * HOG_MAX_WAYS only the joined test is kept, and it stands for them
+ * all as one way if another joins later.
  */
 static void add_ways(struct fs *fs, struct hog_cost *k, const struct hog_cost *c)
 {
 	const struct hog_way *old;
 	int i;
 
-	if (k->when.arg < 0 || (!k->nways && !c->nways && same_when(&k->when, &c->when)))
+	/* no test and no ways: the cost holds whatever the arguments */
+	if (k->when.arg < 0 && !k->nways)
+		return;
+	if (!k->nways && !c->nways && same_when(&k->when, &c->when))
 		return;
 	if ((k->nways ? k->nways : 1) + (c->nways ? c->nways : 1) > HOG_MAX_WAYS) {
 		k->nways = 0;
@@ -237,6 +248,11 @@ static void keep_costs(struct fs *fs)
 	s->cost = hog_alloc(fs->c->arena, sizeof(*s->cost) * (keep.n ? keep.n : 1));
 	for (i = 0; i < keep.n; i++) {
 		s->cost[i] = *(struct hog_cost *)keep.v[i];
+		/* a recursive group's rounds settle on its costs, not on their ways */
+		if (fs->c->recursive) {
+			s->cost[i].nways = 0;
+			s->cost[i].ways = NULL;
+		}
 		eng_keep_cost(fs, &s->cost[i]);
 	}
 	hog_vec_free(&keep);
