@@ -44,6 +44,7 @@ struct hog_way {
 	struct hog_when when;
 	int nchain;
 	struct hog_step *chain;
+	const char *cold;	/* as hog_cost's, for this way */
 };
 
 #define HOG_MAX_WAYS 8

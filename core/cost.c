@@ -719,10 +719,20 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
 	if (c->kind != HK_LOOP && when_from_field(fs, c) && !c->offkey)
 		c->offkey = fs->c->notroot->key;
-	/* a test on the way here holds for each way the call always took */
+	/*
+	 * A test on the way here holds for each way the call always took;
+	 * a way with a test of its own cannot say both, so then the ways
+	 * go, and the test decides alone, as it did before ways.
+	 */
 	for (i = 0; !tested && c->when.arg >= 0 && i < c->nways; i++)
-		if (c->ways[i].when.arg < 0)
-			c->ways[i].when = c->when;
+		if (c->ways[i].when.arg >= 0)
+			break;
+	if (!tested && c->when.arg >= 0 && i < c->nways) {
+		c->nways = 0;
+		c->ways = NULL;
+	}
+	for (i = 0; !tested && c->when.arg >= 0 && i < c->nways; i++)
+		c->ways[i].when = c->when;
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)
@@ -1091,13 +1101,15 @@ static int open_ways(struct fs *fs, const struct tset *set, const struct callv *
  * when the first is always taken, since a shorter one keeps the cost
  * within the chains the analysis follows (eng_cost_at()).
  */
-static void extend_ways(struct fs *fs, struct hog_cost *c, const struct hog_way *w, int n)
+static void extend_ways(struct fs *fs, struct hog_cost *c, const struct hog_way *w, int n,
+			const char *cold)
 {
 	int i;
 
 	c->ways = eng_alloc(fs, sizeof(*c->ways) * n);
 	for (i = 0; i < n; i++) {
 		c->ways[i].when = w[i].when;
+		c->ways[i].cold = w[i].cold ? w[i].cold : cold;
 		c->ways[i].nchain = w[i].nchain + 1;
 		c->ways[i].chain = eng_alloc(fs, sizeof(*c->chain) * c->ways[i].nchain);
 		c->ways[i].chain[0] = c->chain[0];
@@ -1149,11 +1161,12 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 				;
 			way.nchain = ways[k].nchain;
 			way.chain = ways[k].chain;
+			way.cold = ways[k].cold;
 		}
 		c = eng_cost_new(fs, t->kind, t->cls, t->reason, t->callee, t->listed,
 				 e->line, e->col, &way);
 		if (nw > 1)
-			extend_ways(fs, c, ways, nw);
+			extend_ways(fs, c, ways, nw, cold);
 		if (!c->cold)
 			c->cold = cold;
 		/* only for a root we are never handed: a note that names the rule */

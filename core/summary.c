@@ -155,7 +155,7 @@ static int same_when(const struct hog_when *a, const struct hog_when *b)
 
 /* One more way for k, unless one with the same test is there: it decides alike. */
 static void push_way(struct hog_cost *k, const struct hog_when *w, int nchain,
-		     struct hog_step *chain)
+		     struct hog_step *chain, const char *cold)
 {
 	struct hog_way *v;
 	int i;
@@ -167,6 +167,7 @@ static void push_way(struct hog_cost *k, const struct hog_when *w, int nchain,
 	v->when = *w;
 	v->nchain = nchain;
 	v->chain = chain;
+	v->cold = cold;
 }
 
 /*
@@ -199,11 +200,12 @@ static void add_ways(struct fs *fs, struct hog_cost *k, const struct hog_cost *c
 	if (k->nways)
 		memcpy(k->ways, old, sizeof(*k->ways) * k->nways);
 	else
-		push_way(k, &k->when, k->nchain, k->chain);
+		push_way(k, &k->when, k->nchain, k->chain, k->cold);
 	if (!c->nways)
-		push_way(k, &c->when, c->nchain, c->chain);
+		push_way(k, &c->when, c->nchain, c->chain, c->cold);
 	for (i = 0; i < c->nways; i++)
-		push_way(k, &c->ways[i].when, c->ways[i].nchain, c->ways[i].chain);
+		push_way(k, &c->ways[i].when, c->ways[i].nchain, c->ways[i].chain,
+			 c->ways[i].cold);
 }
 
 static int cost_cmp(const void *x, const void *y)
