@@ -31,11 +31,6 @@ struct hog_step {
 };
 
 /*
- * A cost a function incurs, as its callers see it.  chain[0] is this
- * function at the call (or loop) that leads to the cost; the last step
- * is the function holding the costly call or loop, at its line.
- */
-/*
  * One of several ways to a cost, under different tests of one
  * argument, that a summary joined into one condition (keep_costs()):
  * its own test and chain.
@@ -49,6 +44,11 @@ struct hog_way {
 
 #define HOG_MAX_WAYS 8
 
+/*
+ * A cost a function incurs, as its callers see it.  chain[0] is this
+ * function at the call (or loop) that leads to the cost; the last step
+ * is the function holding the costly call or loop, at its line.
+ */
 struct hog_cost {
 	enum hog_kind kind;
 	const char *cls;

@@ -692,10 +692,6 @@ static void path_flags(const struct tset *set, struct hog_cost *c)
 		c->ctxclear |= clear;
 }
 
-/*
- * Records a cost at this point: into the summary (for our callers) and,
- * for each path that holds something, as a raw finding.
- */
 /* The shortest chain to c: its own, or one of its other ways. */
 static int shortest_chain(const struct hog_cost *c)
 {
@@ -707,11 +703,41 @@ static int shortest_chain(const struct hog_cost *c)
 	return n;
 }
 
+/* Is a chain of n steps deeper than the analysis follows (rules: loop chain=)? */
+static int too_deep(struct fs *fs, int n)
+{
+	return n > fs->c->rules->loop.max_chain + 1;
+}
+
+/*
+ * A test found on the way here, where the call had none, holds for
+ * each way the call always took; a way with a test of its own cannot
+ * say both, so then the ways go, and the test decides alone, as it did
+ * before ways.
+ */
+static void test_on_ways(struct hog_cost *c)
+{
+	int i;
+
+	for (i = 0; i < c->nways; i++)
+		if (c->ways[i].when.arg >= 0) {
+			c->nways = 0;
+			c->ways = NULL;
+			return;
+		}
+	for (i = 0; i < c->nways; i++)
+		c->ways[i].when = c->when;
+}
+
+/*
+ * Records a cost at this point: into the summary (for our callers) and,
+ * for each path that holds something, as a raw finding.
+ */
 void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 {
 	int i, k, tested = c->when.arg >= 0;
 
-	if (shortest_chain(c) > fs->c->rules->loop.max_chain + 1)
+	if (too_deep(fs, shortest_chain(c)))
 		return;
 	when_from_paths(c, set);
 	when_from_dominators(fs, c);
@@ -719,20 +745,8 @@ void eng_cost_at(struct fs *fs, const struct tset *set, struct hog_cost *c)
 	/* a loop's own condition (eng_loop_when()) comes first: eng_loop_cost() */
 	if (c->kind != HK_LOOP && when_from_field(fs, c) && !c->offkey)
 		c->offkey = fs->c->notroot->key;
-	/*
-	 * A test on the way here holds for each way the call always took;
-	 * a way with a test of its own cannot say both, so then the ways
-	 * go, and the test decides alone, as it did before ways.
-	 */
-	for (i = 0; !tested && c->when.arg >= 0 && i < c->nways; i++)
-		if (c->ways[i].when.arg >= 0)
-			break;
-	if (!tested && c->when.arg >= 0 && i < c->nways) {
-		c->nways = 0;
-		c->ways = NULL;
-	}
-	for (i = 0; !tested && c->when.arg >= 0 && i < c->nways; i++)
-		c->ways[i].when = c->when;
+	if (!tested && c->when.arg >= 0)
+		test_on_ways(c);
 	if (faults_off(c, set))
 		return;
 	for (i = 0; i < set->n; i++)
@@ -766,7 +780,7 @@ static void cost_decided_above(struct fs *fs, const struct tset *set, struct hog
 {
 	int i;
 
-	if (shortest_chain(c) <= fs->c->rules->loop.max_chain + 1 && !faults_off(c, set))
+	if (!too_deep(fs, shortest_chain(c)) && !faults_off(c, set))
 		for (i = 0; i < set->n; i++)
 			emit_raw(fs, &set->t[i], c, c->rel, c->nrel, 1);
 	eng_cost_for_callers(fs, c);
@@ -1156,8 +1170,8 @@ static void callee_costs(struct fs *fs, const struct tset *set, const struct cal
 			continue;
 		way = *t;
 		if (nw) {
-			/* the best way whose chain the analysis follows (eng_cost_at()) */
-			for (k = 0; k < nw - 1 && ways[k].nchain > fs->c->rules->loop.max_chain; k++)
+			/* the best way whose chain, one step longer here, the analysis follows */
+			for (k = 0; k < nw - 1 && too_deep(fs, ways[k].nchain + 1); k++)
 				;
 			way.nchain = ways[k].nchain;
 			way.chain = ways[k].chain;
