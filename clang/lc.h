@@ -244,6 +244,11 @@ void lc_assert_at(struct lc_fn *F, CXCursor c);
 void lc_annots_finish(struct lc_fn *F, struct hog_func *f);
 
 /* uses.c: names (interned) of the unit's functions whose address is taken; cold ones */
+/*
+ * The line in the main file where c is expanded, 0 if it is not there:
+ * a name pasted by a macro is spelt in clang's scratch space.
+ */
+unsigned lc_in_main_file(CXTranslationUnit tu, CXCursor c);
 /* lc_uses_scan()'s map: address taken, or taken only as call arguments */
 #define LC_ADDR		((void *)1)
 #define LC_ADDR_ARGS	((void *)2)

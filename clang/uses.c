@@ -94,7 +94,7 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData d)
 static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
 {
 	(void)parent;
-	if (clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+	if (lc_in_main_file(clang_Cursor_getTranslationUnit(c), c))
 		clang_visitChildren(c, walk, d);
 	return CXChildVisit_Continue;
 }
@@ -522,9 +522,10 @@ static enum CXChildVisitResult var_init(CXCursor c, CXCursor parent, CXClientDat
 /*
  * The line in the main file where c is expanded, 0 if it is not there:
  * HSTATE_ATTR_WO(demote) names demote_attr by token pasting, which clang
- * spells in its scratch space.
+ * spells in its scratch space, and so do SYSCALL_DEFINE2(kill, ...) its
+ * __do_sys_kill() and DEFINE_IDTENTRY(exc_int3) the handler's parts.
  */
-static unsigned in_main_file(CXTranslationUnit tu, CXCursor c)
+unsigned lc_in_main_file(CXTranslationUnit tu, CXCursor c)
 {
 	CXFile file;
 	unsigned line, col, off;
@@ -541,7 +542,7 @@ static void static_var(struct inits *in, CXCursor c)
 	unsigned line;
 	char *n;
 
-	if (!clang_isCursorDefinition(c) || !(line = in_main_file(in->tu, c)))
+	if (!clang_isCursorDefinition(c) || !(line = lc_in_main_file(in->tu, c)))
 		return;
 	n = lc_spell(c);
 	in->var = hog_intern(in->m->strs, n);
@@ -573,7 +574,7 @@ static enum CXChildVisitResult top_decl(CXCursor c, CXCursor parent, CXClientDat
 	if (clang_getCursorKind(c) == CXCursor_VarDecl)
 		static_var(in, c);
 	else if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
-		 in_main_file(in->tu, c))
+		 lc_in_main_file(in->tu, c))
 		clang_visitChildren(c, fn_var, in);
 	return CXChildVisit_Continue;
 }
