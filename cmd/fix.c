@@ -265,6 +265,7 @@ static void scan_paths(const struct fix_args *a, int argc, char **argv, const st
 	}
 	if (!objset_load(&objs, prog, strs, &skipped))
 		die("no object carries lockhog's analysis");
+	objset_tree(&objs, prog, a->dir);
 	hog_prog_solve(prog);
 }
 

@@ -45,12 +45,18 @@ enum frontend {
 #define SIDECAR_SUFFIX ".o.lockhog"
 struct objset {
 	struct hog_vec paths;	/* char * */
+	struct hog_vec dirs;	/* char *: the directories added */
 	enum frontend fe;
 };
 /* "gcc", "clang" (or "any"): dies on another word */
 enum frontend frontend_parse(const char *s);
 /* Adds FILE.o, or every object below DIR. */
 void objset_add(struct objset *s, const char *path);
+/*
+ * Tells prog the kernel tree (tree, or the one around the directories
+ * added if NULL) and the directories read, for core/unbuilt.c.
+ */
+void objset_tree(struct objset *s, struct hog_prog *prog, const char *tree);
 /*
  * Reads every object's section into prog; objects without one are
  * skipped and counted.  Returns the number of modules loaded.

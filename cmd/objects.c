@@ -233,12 +233,42 @@ void objset_add(struct objset *s, const char *path)
 
 	if (stat(path, &st))
 		die("%s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode)) {
 		walk(s, path);
-	else
+		hog_vec_push(&s->dirs, hog_xstrdup(path));
+	} else
 		hog_vec_push(&s->paths, hog_xstrdup(path));
 	/* the order objects are read in must not change the report */
 	qsort(s->paths.v + start, s->paths.n - start, sizeof(void *), cmp_str);
+}
+
+/* The kernel tree dir is in: the nearest directory up with a versioned Makefile. */
+static char *tree_around(const char *dir)
+{
+	char *d = realpath(dir, NULL);
+	unsigned v;
+
+	while (d && *d) {
+		char *slash;
+
+		if (!hog_kversion_of_tree(d, &v))
+			return d;
+		slash = strrchr(d, '/');
+		if (!slash || slash == d)
+			break;
+		*slash = 0;
+	}
+	free(d);
+	return NULL;
+}
+
+void objset_tree(struct objset *s, struct hog_prog *prog, const char *tree)
+{
+	char *t = tree ? hog_xstrdup(tree) : s->dirs.n ? tree_around(s->dirs.v[0]) : NULL;
+
+	if (t)
+		hog_prog_set_tree(prog, t, (const char *const *)s->dirs.v, s->dirs.n);
+	free(t);
 }
 
 /*

@@ -289,6 +289,7 @@ int cmd_scan(int argc, char **argv)
 	if (!loaded)
 		die("%s: no object carries lockhog's analysis (was the plugin loaded?)",
 		    scope.s ? scope.s : dir);
+	objset_tree(&objs, prog, dir);
 	hog_prog_solve(prog);
 	o.scope = scope.s;
 	o.srcroot = abspath(dir);
@@ -477,6 +478,7 @@ int cmd_report(int argc, char **argv)
 		one_object_usable(objs.paths.v[0]);
 	if (!objset_load(&objs, prog, strs, &skipped))
 		die("no object carries lockhog's analysis (was the plugin loaded?)");
+	objset_tree(&objs, prog, o.srcroot);
 	hog_prog_solve(prog);
 	o.scope = argc - optind == 1 ? argv[optind] : "objects";
 	rc = emit(prog, &o);

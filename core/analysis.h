@@ -297,6 +297,11 @@ struct hog_path {
 	const char *rare;
 	const char *rare_by;
 	/*
+	 * Nothing in this build calls the holder, and why (prog.c,
+	 * mark_unbuilt()); NULL if something may.
+	 */
+	const char *unbuilt;
+	/*
 	 * The cost runs only when the holder's parameter meets when
 	 * (when.arg >= 0, not a field's test; when_fn the holder's IR),
 	 * and also when2 if when2.arg >= 0 (the holder's own test on the
@@ -346,6 +351,12 @@ void hog_prog_free(struct hog_prog *p);
 /* The program takes ownership of the module. */
 void hog_prog_add_module(struct hog_prog *p, struct hog_module *m);
 /* Summaries bottom-up, then findings grouped, ranked and fingerprinted. */
+/*
+ * The kernel tree the objects were built in and the directories read
+ * (core/unbuilt.c): a holder only unbuilt units call makes a note.
+ */
+void hog_prog_set_tree(struct hog_prog *p, const char *tree, const char *const *roots,
+		       int nroots);
 void hog_prog_solve(struct hog_prog *p);
 
 int hog_prog_nfindings(const struct hog_prog *p);

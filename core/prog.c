@@ -13,6 +13,7 @@
 #include "flow.h"
 #include "checker.h"
 #include "expr.h"
+#include "unbuilt.h"
 
 struct fnode {
 	const struct hog_func *f;
@@ -32,6 +33,7 @@ struct fnode {
 	 */
 	struct hog_vec percall;
 	int addr_other;
+	const char *unbuilt;	/* why nothing in this build calls it (mark_unbuilt()) */
 	struct fnode *rare;	/* the rare entry every call comes from (mark_rare()) */
 	const char *rare_by;	/* a root's rule word; NULL when it is cold */
 	struct hog_entry_ctx ctx;	/* rule NULL: not a registered callback */
@@ -59,6 +61,7 @@ struct hog_prog {
 	struct hog_vec incomplete;	/* struct fnode *: summaries with limits */
 	struct hog_map *limited;	/* function name -> fnode, for the findings */
 	struct hog_map *when_memo;	/* callers_when()'s answers */
+	struct hog_unbuilt *tree;	/* the kernel tree, NULL if not known */
 };
 
 struct hog_prog *hog_prog_new(struct hog_strtab *strs, const struct hog_rules *rules)
@@ -102,6 +105,7 @@ void hog_prog_free(struct hog_prog *p)
 	hog_map_free(p->globals);
 	hog_map_free(p->scoped);
 	hog_map_free(p->when_memo);
+	hog_unbuilt_free(p->tree);
 	hog_arena_free(&p->arena);
 	if (p->own_strs)
 		hog_strtab_free(p->strs);
@@ -623,6 +627,65 @@ static void mark_rare(struct hog_prog *p)
 	free(callers);
 }
 
+void hog_prog_set_tree(struct hog_prog *p, const char *tree, const char *const *roots,
+		       int nroots)
+{
+	hog_unbuilt_free(p->tree);
+	p->tree = hog_unbuilt_new(tree, roots, nroots);
+}
+
+static int is_c_file(const char *f)
+{
+	size_t n = f ? strlen(f) : 0;
+
+	return n > 2 && !strcmp(f + n - 2, ".c");
+}
+
+/*
+ * A global function nothing in the IR calls or takes the address of
+ * may still be called from where the IR does not look; the tree's text
+ * says whether any such place is built (core/unbuilt.c).
+ */
+static int unbuilt_candidate(const struct hog_prog *p, const struct fnode *n)
+{
+	return !n->f->is_static && !n->addr && !n->sites.n && !n->ctx.rule &&
+	       !n->percall.n && is_c_file(n->f->file) &&
+	       !hog_map_get(p->rules->byname, n->f->name);
+}
+
+static void mark_unbuilt(struct hog_prog *p)
+{
+	struct hog_map *seen;
+	int i;
+
+	if (!p->tree)
+		return;
+	seen = hog_map_new();
+	for (i = 0; i < p->nodes.n; i++) {
+		const struct fnode *n = p->nodes.v[i];
+		const char *files[] = { n->f->file, n->f->tu };
+		int k;
+
+		if (unbuilt_candidate(p, n))
+			hog_unbuilt_want(p->tree, n->f->name, n->f->file, n->f->line);
+		for (k = 0; k < 2; k++)
+			if (files[k] && !hog_map_get(seen, files[k])) {
+				hog_map_put(seen, files[k], (void *)files[k]);
+				hog_unbuilt_covered(p->tree, files[k]);
+			}
+	}
+	hog_map_free(seen);
+	hog_unbuilt_run(p->tree);
+	for (i = 0; i < p->nodes.n; i++) {
+		struct fnode *n = p->nodes.v[i];
+		char *why = unbuilt_candidate(p, n) ? hog_unbuilt_reason(p->tree, n->f->name) : NULL;
+
+		if (why)
+			n->unbuilt = hog_intern(p->strs, why);
+		free(why);
+	}
+}
+
 static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 {
 	/* what the walk makes and drops dies with it: a whole kernel in memory */
@@ -647,6 +710,8 @@ static void analyse(struct hog_prog *p, struct fnode *n, int want_raws)
 	hog_arena_free(&scratch);
 	n->sum = s;
 	n->have = 1;
+	for (i = first; want_raws && n->unbuilt && i < p->raws.n; i++)
+		((struct hog_raw *)p->raws.v[i])->path.unbuilt = n->unbuilt;
 	for (i = first; want_raws && n->rare && i < p->raws.n; i++) {
 		struct hog_raw *r = p->raws.v[i];
 
@@ -988,6 +1053,9 @@ static int path_better(const struct hog_rules *r, int sleeps, const struct hog_p
 	 * severity does not rest on it, and a way under a spinning lock
 	 * with IRQs off says more of them than a surer one that holds less.
 	 */
+	/* a way this build never runs (mark_unbuilt()) says least */
+	if (!a->unbuilt != !b->unbuilt)
+		return !a->unbuilt;
 	if (sleeps && qa != qb)
 		return qb;
 	if (sleeps && way_trust(a) != way_trust(b))
@@ -1942,6 +2010,26 @@ static char *cold_reason(const struct hog_finding *f)
 }
 
 /*
+ * Held on every way in a function nothing in this build calls
+ * (mark_unbuilt()): the lock is never held there in this configuration,
+ * so a sleep is no bug of this build either.  The source may still
+ * have one where another configuration builds the caller, and --all
+ * shows it with the reason.  Malloc'ed, NULL if some way's holder may
+ * be called.
+ */
+static char *unbuilt_reason(const struct hog_finding *f)
+{
+	const struct hog_path *w = &f->paths[0];
+	int i;
+
+	for (i = 0; i < f->npaths; i++)
+		if (!f->paths[i].unbuilt)
+			return NULL;
+	return f->npaths ? hog_xasprintf("its holder %s() has no caller in this build: %s",
+					 w->holder, w->unbuilt) : NULL;
+}
+
+/*
  * A sleep on a way through a function whose analysis was cut short
  * where it decides what is held (recursion short of its fixed point,
  * facts past what a state tracks): the analysis cannot vouch that the
@@ -1973,10 +2061,12 @@ static char *unsure_reason(const struct hog_prog *prog, const struct hog_finding
  */
 static void rate(struct hog_prog *prog, struct hog_finding *f)
 {
-	const char *arg;
-	const char *why = note_reason(prog, f, &arg);
-	char *loop_why = why ? NULL : nest_reason(prog, f);
+	const char *arg = NULL;
+	char *loop_why = unbuilt_reason(f);
+	const char *why = loop_why ? NULL : note_reason(prog, f, &arg);
 
+	if (!why && !loop_why)
+		loop_why = nest_reason(prog, f);
 	if (!why && !loop_why)
 		loop_why = bound_reason(prog, f);
 	if (!why && !loop_why)
@@ -2424,6 +2514,7 @@ void hog_prog_solve(struct hog_prog *p)
 	build_edges(p);
 	find_registrations(p);
 	mark_addresses(p);
+	mark_unbuilt(p);
 	mark_rare(p);
 	mark_not_root(p);
 	solve_all(p);

@@ -282,7 +282,7 @@ static void context_json(json_t *o, const struct hog_path *p)
 				      "line", r->line, "col", r->col));
 }
 
-/* What one way says beyond its chain: cut short, held on entry, cold, a release, its context. */
+/* What one way says beyond its chain: cut short, held on entry, cold, unbuilt, a release, its context. */
 static void way_json(json_t *o, const struct hog_path *p)
 {
 	if (p->limits)
@@ -291,6 +291,8 @@ static void way_json(json_t *o, const struct hog_path *p)
 		json_object_set_new(o, "held_on_entry", json_true());
 	if (p->cold)
 		json_object_set_new(o, "cold", json_string(p->cold));
+	if (p->unbuilt)
+		json_object_set_new(o, "unbuilt", json_string(p->unbuilt));
 	if (p->lastput)
 		json_object_set_new(o, "last_put", json_string(p->lastput));
 	context_json(o, p);

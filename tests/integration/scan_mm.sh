@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 T=build/tests/scan_mm
 mkdir -p $T
-echo "1..22"
+echo "1..24"
 . tests/tap.sh
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 
@@ -70,6 +70,13 @@ f = next((x for x in d if x["function"] == "drain_local_stock" and
 check("the v1-only kmem uncharge is a note naming its static key",
       f is not None and f["severity"] == "note" and
       "memory_cgrp_subsys_on_dfl_key" in f.get("demoted", ""))
+# split_free_page()'s only caller is mm/page_isolation.c, which defconfig
+# (no MEMORY_ISOLATION) does not build (core/unbuilt.c)
+f = find("split_free_page", kind="loop")
+check("split_free_page(), which nothing in this build calls, is a note that says so",
+      f is not None and f["severity"] == "note" and
+      "no caller in this build" in f.get("demoted", "") and
+      all(x.get("unbuilt") for x in paths(f)))
 # issue 11's bound (34 spots, 41 costs on 2026-12-05)
 MAX_WARNINGS = 40
 check("at most %d warning-level findings (%d)" % (MAX_WARNINGS, len(top)), len(top) <= MAX_WARNINGS)
@@ -90,6 +97,8 @@ check "SARIF validates against the OASIS 2.1.0 schema" \
 	"scripts/sarif-schema.sh build/schemas/sarif-2.1.0.json && /usr/bin/python3 tests/tools/sarif_validate.py build/schemas/sarif-2.1.0.json $T/mm.sarif >$T/sarif.err"
 check "text report is gcc style with a closing count" \
 	"grep -qE '^mm/memcontrol.c:[0-9]+:[0-9]+: warning: .*\[-Wlockhog-call\]' $T/mm.txt && tail -1 $T/mm.txt | grep -qE '^lockhog: mm/: [0-9]+ findings'"
+check "--all says why split_free_page() is a note" \
+	"grep -q 'note: a note because its holder split_free_page() has no caller in this build: the tree calls it only from mm/page_isolation.c, which this configuration does not build' $T/mm.txt"
 # A recorded run: the findings, fingerprints, severities and chains of
 # the default scan, as they were before the core was reshaped.  A change
 # that means to alter them regenerates the record with
