@@ -249,6 +249,8 @@ void lc_annots_finish(struct lc_fn *F, struct hog_func *f);
  * a name pasted by a macro is spelt in clang's scratch space.
  */
 unsigned lc_in_main_file(CXTranslationUnit tu, CXCursor c);
+/* Defined in the main file or in a .c file it includes. */
+int lc_in_unit(CXTranslationUnit tu, CXCursor c);
 /* lc_uses_scan()'s map: address taken, or taken only as call arguments */
 #define LC_ADDR		((void *)1)
 #define LC_ADDR_ARGS	((void *)2)

@@ -216,7 +216,7 @@ static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
 	CXCursor *p;
 
 	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-	    !lc_in_main_file(u->tu, c))
+	    !lc_in_unit(u->tu, c))
 		return CXChildVisit_Continue;
 	p = hog_xmalloc(sizeof(*p));
 	*p = c;

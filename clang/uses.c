@@ -94,7 +94,7 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData d)
 static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData d)
 {
 	(void)parent;
-	if (lc_in_main_file(clang_Cursor_getTranslationUnit(c), c))
+	if (lc_in_unit(clang_Cursor_getTranslationUnit(c), c))
 		clang_visitChildren(c, walk, d);
 	return CXChildVisit_Continue;
 }
@@ -534,6 +534,34 @@ unsigned lc_in_main_file(CXTranslationUnit tu, CXCursor c)
 	if (!file || !clang_Location_isFromMainFile(clang_getLocationForOffset(tu, file, off)))
 		return 0;
 	return line;
+}
+
+/*
+ * A function of the unit: defined in the main file, or in a .c file it
+ * includes (kernel/sched/build_policy.c includes rt.c, deadline.c and
+ * syscalls.c, and has no function of its own), as the GCC plugin
+ * lowers every body of the unit.
+ */
+int lc_in_unit(CXTranslationUnit tu, CXCursor c)
+{
+	CXFile file;
+	unsigned off;
+	CXString name;
+	const char *s;
+	size_t n;
+	int r;
+
+	if (lc_in_main_file(tu, c))
+		return 1;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, &off);
+	if (!file)
+		return 0;
+	name = clang_getFileName(file);
+	s = clang_getCString(name);
+	n = s ? strlen(s) : 0;
+	r = n > 2 && !strcmp(s + n - 2, ".c");
+	clang_disposeString(name);
+	return r;
 }
 
 /* A static variable's initializer, if it is defined in the main file */
