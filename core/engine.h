@@ -92,6 +92,13 @@ struct held {
 	int entry;
 	int ctx;	/* not a lock: the callback context fs->c->entry (rules: context) */
 	/*
+	 * Taken by a cleanup.h guard's constructor, class_NAME_constructor():
+	 * its name, interned, and the call that took it (two guards of one
+	 * class nest); class_NAME_destructor() gives it up.
+	 */
+	const char *guard;
+	const void *guard_at;
+	/*
 	 * Softirqs are masked while it is held (rules: lock bh=disable), or
 	 * it is a softirq or hard IRQ context: in_interrupt() is true.
 	 */

@@ -60,6 +60,8 @@ static struct held *acquire(struct fs *fs, struct tup *t, const char *expr, cons
 	h->entry = 0;
 	h->ctx = 0;
 	h->bh = 0;
+	h->guard = NULL;
+	h->guard_at = NULL;
 	return h;
 }
 
@@ -624,6 +626,68 @@ static int released_by_pattern(struct fs *fs, const struct callrules *r, const c
 	       !has_any_rule(fs, callee);
 }
 
+/*
+ * cleanup.h's lock guards of a class with no rule (DEFINE_LOCK_GUARD_1(
+ * task_rq_lock, ...), double_rq_lock): the constructor returns the
+ * guard by value and the destructor finds its locks through that
+ * memory, which the IR does not follow, so a release would match
+ * nothing and the lock would stay held to the end of the caller (6.12's
+ * sched_rr_get_interval(), then copy_to_user() "with runqueues held").
+ * The constructor's locks are tagged with its name; the destructor of
+ * the same class gives up the innermost group so tagged, since scopes
+ * nest, and IRQs go back to what the first of them saved.
+ */
+static const char *guard_name(struct fs *fs, const char *callee, const char *part)
+{
+	size_t n = callee ? strlen(callee) : 0, m = strlen(part);
+	char *k;
+	const char *r;
+
+	if (n <= 6 + m || strncmp(callee, "class_", 6) || strcmp(callee + n - m, part))
+		return NULL;
+	k = hog_xasprintf("%.*s", (int)(n - m), callee);
+	r = hog_intern(fs->c->strs, k);
+	free(k);
+	return r;
+}
+
+/* The constructor's locks: tagged with its class. */
+static void guard_tag(struct fs *fs, struct tup *t, const struct callv *cv, int nheld_before)
+{
+	const char *g = guard_name(fs, cv->ev->callee, "_constructor");
+	int i;
+
+	for (i = nheld_before; g && i < t->nheld; i++) {
+		t->held[i].guard = g;
+		t->held[i].guard_at = cv->ev;
+	}
+}
+
+/*
+ * The destructor, in place of its summary, whose releases name the
+ * class's memory: 1 if a group of its class was held and is given up.
+ */
+static int guard_release(struct fs *fs, struct tup *t, const char *callee)
+{
+	const char *g = guard_name(fs, callee, "_destructor");
+	const void *at;
+	int i, irq = -1;
+
+	for (i = t->nheld - 1; g && i >= 0 && t->held[i].guard != g; i--)
+		;
+	if (!g || i < 0)
+		return 0;
+	for (at = t->held[i].guard_at; i >= 0 && t->held[i].guard_at == at; i--) {
+		if (t->held[i].irqprev >= 0)
+			irq = t->held[i].irqprev;
+		memmove(&t->held[i], &t->held[i + 1], (t->nheld - i - 1) * sizeof(t->held[0]));
+		t->nheld--;
+	}
+	if (irq >= 0)
+		t->irq = irq;
+	return 1;
+}
+
 /* One tuple through the call: into out, one or two of them. */
 static void call_tuple(struct fs *fs, struct tup t, const struct callv *cv,
 		       const struct callrules *r, struct tset *out)
@@ -643,8 +707,11 @@ static void call_tuple(struct fs *fs, struct tup t, const struct callv *cv,
 		return;
 	if (released_by_pattern(fs, r, cv->ev->callee))
 		unlock_by_name(fs, &t, cv);
-	if (r->s && !r->lk && !r->iq && !r->pr && !r->pf)
-		summary_call(fs, &t, cv, r, out);
+	if (r->s && !r->lk && !r->iq && !r->pr && !r->pf) {
+		if (!guard_release(fs, &t, cv->ev->callee))
+			summary_call(fs, &t, cv, r, out);
+		guard_tag(fs, &t, cv, nheld_before);
+	}
 	/* remember what an irqsave lock turned off, for drop_cookie_locks() */
 	if (irq_before != HOG_IRQ_OFF && t.irq == HOG_IRQ_OFF && t.nheld > nheld_before &&
 	    t.nheld > 0)

@@ -194,7 +194,8 @@ static int held_eq(const struct held *a, const struct held *b)
 {
 	return a->expr == b->expr && a->cls == b->cls && a->kind == b->kind &&
 	       a->alias == b->alias && a->irqprev == b->irqprev &&
-	       a->maybe_released == b->maybe_released && a->entry == b->entry && a->bh == b->bh;
+	       a->maybe_released == b->maybe_released && a->entry == b->entry && a->bh == b->bh &&
+	       a->guard == b->guard && a->guard_at == b->guard_at;
 }
 
 /* Does the held lock go by this name? */
