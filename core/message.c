@@ -111,7 +111,8 @@ static void caller_lines(const struct hog_finding *f, int max, hog_line_fn fn, v
 		char *c = hog_path_text(f, q);
 
 		emit(fn, ctx, HOG_LINE_CALLER, q->file, q->line, q->col,
-		     hog_xasprintf("also reached from %s(): %s", q->holder, c));
+		     hog_xasprintf("also reached from %s()%s: %s", q->holder,
+				   q->unbuilt ? ", which nothing in this build calls" : "", c));
 		free(c);
 	}
 	if (f->npaths > max + 1)

@@ -483,7 +483,8 @@ static json_t *sarif_result(const struct hog_report_item *it, const struct hog_r
 						 "the costly site"));
 	for (i = 1; i < f->npaths; i++) {
 		char *c = hog_path_text(f, &f->paths[i]);
-		char *m = hog_xasprintf("also reached from %s(): %s", f->paths[i].holder, c);
+		char *m = hog_xasprintf("also reached from %s()%s: %s", f->paths[i].holder,
+					f->paths[i].unbuilt ? ", which nothing in this build calls" : "", c);
 
 		json_array_append_new(related, sarif_loc(f->paths[i].file, f->paths[i].line,
 							 f->paths[i].col, m));

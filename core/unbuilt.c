@@ -34,8 +34,7 @@ struct cand {
 	int line;
 	int defseen;		/* the definition spells the name at its line */
 	int live;
-	char *unbuilt;		/* the first unit with no object that uses it */
-	int nunbuilt;		/* such units */
+	struct hog_vec unbuilt;	/* char *: the units with no object that use it */
 	int lastfile;		/* the serial of the last one */
 	unsigned h;
 	struct cand *next;
@@ -49,6 +48,7 @@ struct hog_unbuilt {
 	struct cand *tab[1024];
 	int ncand;
 	int nfiles;		/* files read so far: each one's serial */
+	struct hog_vec incl;	/* char *: "a.c\1b.c", b.c includes the .c file a.c */
 };
 
 /* The file being read: where it is and what kbuild made of it. */
@@ -56,6 +56,11 @@ struct src {
 	struct hog_unbuilt *u;
 	const char *path;	/* tree-relative */
 	int kind;		/* 0 not asked yet, 1 uses keep a name live, 2 unbuilt */
+	int rust;		/* a .rs file: read for words only */
+	/* where the reader is */
+	int depth;		/* braces open: 0 at file scope */
+	int directive;		/* inside a preprocessor line (or an assembler comment) */
+	int in_string;		/* inside a string literal */
 };
 
 /*
@@ -215,14 +220,40 @@ static int under_root(const struct hog_unbuilt *u, const char *path)
 	return 0;
 }
 
+/*
+ * kbuild finished a directory on the way to path: a built-in.a or
+ * modules.order in it or above it, or a vmlinux.o at the top.  A unit
+ * with no object is one the configuration leaves out only then, not
+ * one an interrupted build, or a build of another directory, left
+ * undone.
+ */
+static int finished_above(const struct hog_unbuilt *u, const char *path)
+{
+	char *d = hog_xstrdup(path), *slash;
+	int r = exists(u, "vmlinux.o");
+
+	while (!r && (slash = strrchr(d, '/'))) {
+		char *a, *b;
+
+		*slash = 0;
+		a = hog_xasprintf("%s/built-in.a", d);
+		b = hog_xasprintf("%s/modules.order", d);
+		r = exists(u, a) || exists(u, b);
+		free(a);
+		free(b);
+	}
+	free(d);
+	return r;
+}
+
 /* What a use in this file says: 1 the name is live, 2 the unit is not built. */
 static int src_kind(struct src *s)
 {
 	size_t n = strlen(s->path);
 
 	if (!s->kind)
-		s->kind = s->path[n - 1] != 'h' && !built(s->u, s->path) &&
-			  under_root(s->u, s->path) ? 2 : 1;
+		s->kind = s->path[n - 1] != 'h' && !s->rust && !built(s->u, s->path) &&
+			  under_root(s->u, s->path) && finished_above(s->u, s->path) ? 2 : 1;
 	return s->kind;
 }
 
@@ -275,25 +306,43 @@ static void push_tok(struct before *b, char kind, const char *w, size_t n)
 	b->len[0] = n;
 }
 
+/*
+ * A declaration stands at file scope, outside a preprocessor line: a
+ * type word (or a '*' after one) before the name and '(' after it.  In
+ * a body, a macro or after a directive's last word, a name before '(' is
+ * a call.
+ */
+static int is_decl(const struct src *s, const struct before *b, const char *after)
+{
+	while (*after == ' ' || *after == '\t' || *after == '\n')
+		after++;
+	return !s->depth && !s->directive && !s->in_string && *after == '(' &&
+	       (type_word(b, 0) || (b->kind[0] == '*' && (type_word(b, 1) || b->kind[1] == '*')));
+}
+
+/*
+ * In its own unit the IR sees every call and address, but not a
+ * string (an alias() attribute, an asm() call) nor a macro at file
+ * scope that takes the name (EXPORT_SYMBOL() and its wrappers:
+ * ACPI_EXPORT_SYMBOL(), EXPORT_INDIRECT_CALLABLE()).
+ */
+static int own_unit_use(const struct src *s, const struct before *b)
+{
+	return s->in_string || s->directive ||
+	       (!s->depth && (b->kind[0] == '(' || b->kind[0] == ','));
+}
+
 static void use(struct src *s, struct cand *c, const struct before *b, const char *after,
 		int line)
 {
-	int decl, export;
-
-	while (*after == ' ' || *after == '\t' || *after == '\n')
-		after++;
-	export = b->kind[0] == '(' && b->kind[1] == 'i' &&
-		 !strncmp(b->word[1], "EXPORT_SYMBOL", 13);
-	decl = *after == '(' && (type_word(b, 0) ||
-				 (b->kind[0] == '*' && (type_word(b, 1) || b->kind[1] == '*')));
 	if (!strcmp(s->path, c->def)) {
 		if (line == c->line)
 			c->defseen = 1;
-		if (export)
+		if (own_unit_use(s, b))
 			c->live = 1;
 		return;
 	}
-	if (decl && !export)
+	if (is_decl(s, b, after))
 		return;
 	if (src_kind(s) == 1) {
 		c->live = 1;
@@ -302,16 +351,16 @@ static void use(struct src *s, struct cand *c, const struct before *b, const cha
 	if (c->lastfile == s->u->nfiles)
 		return;
 	c->lastfile = s->u->nfiles;
-	if (!c->nunbuilt++)
-		c->unbuilt = hog_xstrdup(s->path);
+	hog_vec_push(&c->unbuilt, hog_xstrdup(s->path));
 }
 
+/* A literal ends at its quote, or at the end of the line: an apostrophe in prose. */
 static const char *skip_literal(const char *p, char q)
 {
-	for (p++; *p && *p != q; p++)
+	for (p++; *p && *p != q && *p != '\n'; p++)
 		if (*p == '\\' && p[1])
 			p++;
-	return *p ? p + 1 : p;
+	return *p == q ? p + 1 : p;
 }
 
 /* Lines are counted only where a name is found: the tree is large. */
@@ -353,6 +402,7 @@ static void string_uses(struct src *s, const char *text, const char *p, const ch
 	unsigned h;
 
 	memset(&none, 0, sizeof(none));
+	s->in_string = 1;
 	while (p < end) {
 		const char *w = p;
 		struct cand *c;
@@ -365,6 +415,35 @@ static void string_uses(struct src *s, const char *text, const char *p, const ch
 		if ((c = word_at(s, w, p, h)))
 			use(s, c, &none, "", line_at(text, w));
 	}
+	s->in_string = 0;
+}
+
+/* "#include "../common.c"": which .c file, as a path from the tree's top */
+static void note_include(struct src *s, const char *p)
+{
+	const char *q = p + strspn(p, " \t");
+	const char *end, *slash = strrchr(s->path, '/');
+	char *rel, *full, *c;
+
+	if (strncmp(q, "include", 7))
+		return;
+	q += 7;
+	q += strspn(q, " \t");
+	if (*q != '"' || !(end = strchr(q + 1, '"')) || end - q < 3 || strncmp(end - 2, ".c", 2))
+		return;
+	rel = hog_xasprintf("%.*s%.*s", slash ? (int)(slash - s->path + 1) : 0, s->path,
+			    (int)(end - q - 1), q + 1);
+	/* fold "dir/../" */
+	while ((c = strstr(rel, "/../"))) {
+		char *start = c;
+
+		while (start > rel && start[-1] != '/')
+			start--;
+		memmove(start, c + 4, strlen(c + 4) + 1);
+	}
+	full = hog_xasprintf("%s\1%s", rel, s->path);
+	hog_vec_push(&s->u->incl, full);
+	free(rel);
 }
 
 static void read_src(struct src *s, const char *text)
@@ -373,6 +452,7 @@ static void read_src(struct src *s, const char *text)
 	const char *p = text, *q;
 	unsigned char ch;
 	unsigned h;
+	int bol = 1;		/* only blanks since the line began */
 
 	memset(&b, 0, sizeof(b));
 	while ((ch = (unsigned char)*p)) {
@@ -384,23 +464,48 @@ static void read_src(struct src *s, const char *text)
 			if (ch > '9' && (c = word_at(s, w, p, h)))
 				use(s, c, &b, p, line_at(text, w));
 			push_tok(&b, ch > '9' ? 'i' : 0, w, p - w);
+			bol = 0;
 			continue;
 		}
 		switch (ch) {
-		case ' ': case '\t': case '\n': case '\r': case '\\':
+		case '\n':
+			if (s->directive && !(p > text && p[-1] == '\\')) {
+				s->directive = 0;
+				memset(&b, 0, sizeof(b));
+			}
+			bol = 1;
+			p++;
+			continue;
+		case ' ': case '\t': case '\r': case '\\':
+			p++;
+			continue;
+		case '#':
+			if (bol && !s->rust) {
+				s->directive = 1;
+				note_include(s, p + 1);
+			}
+			push_tok(&b, 0, NULL, 0);
+			p++;
+			break;
+		case '{':
+		case '}':
+			if (!s->directive && !s->rust)
+				s->depth += ch == '{' ? 1 : s->depth > 0 ? -1 : 0;
+			push_tok(&b, 0, NULL, 0);
 			p++;
 			break;
 		case '/':
 			if (p[1] == '*') {
 				q = strstr(p + 2, "*/");
 				p = q ? q + 2 : p + strlen(p);
+				continue;
 			} else if (p[1] == '/') {
 				q = strchr(p, '\n');
 				p = q ? q : p + strlen(p);
-			} else {
-				push_tok(&b, 0, NULL, 0);
-				p++;
+				continue;
 			}
+			push_tok(&b, 0, NULL, 0);
+			p++;
 			break;
 		case '\'':
 			p = skip_literal(p, '\'');
@@ -413,9 +518,10 @@ static void read_src(struct src *s, const char *text)
 			push_tok(&b, 0, NULL, 0);
 			break;
 		default:
-			push_tok(&b, ch == '*' || ch == '(' ? ch : 0, NULL, 0);
+			push_tok(&b, ch == '*' || ch == '(' || ch == ',' ? ch : 0, NULL, 0);
 			p++;
 		}
+		bol = 0;
 	}
 }
 
@@ -423,7 +529,8 @@ static int wanted_file(const char *name)
 {
 	size_t n = strlen(name);
 
-	return n > 2 && name[n - 2] == '.' && strchr("chS", name[n - 1]);
+	return (n > 2 && name[n - 2] == '.' && strchr("chS", name[n - 1])) ||
+	       (n > 3 && !strcmp(name + n - 3, ".rs"));
 }
 
 /* host programs and prose: nothing there calls into the kernel */
@@ -466,8 +573,9 @@ static void walk(struct hog_unbuilt *u, const char *rel)
 		} else if (isreg && wanted_file(e->d_name)) {
 			char *p = hog_xasprintf("%s/%s", u->tree, sub);
 			char *text = hog_read_file(p, NULL);
-			struct src s = { u, sub, 0 };
+			struct src s = { .u = u, .path = sub };
 
+			s.rust = strlen(sub) > 3 && !strcmp(sub + strlen(sub) - 3, ".rs");
 			u->nfiles++;
 			if (text)
 				read_src(&s, text);
@@ -479,13 +587,41 @@ static void walk(struct hog_unbuilt *u, const char *rel)
 	closedir(d);
 }
 
+/*
+ * A unit with no object that a built one includes (#include "../x.c"
+ * from another directory) is built: its uses keep the name live.
+ */
+static int included_by_built(struct hog_unbuilt *u, const char *path)
+{
+	size_t n = strlen(path);
+	int i;
+
+	for (i = 0; i < u->incl.n; i++) {
+		const char *e = u->incl.v[i];
+
+		if (!strncmp(e, path, n) && e[n] == '\1' && built(u, e + n + 1))
+			return 1;
+	}
+	return 0;
+}
+
 void hog_unbuilt_run(struct hog_unbuilt *u)
 {
+	int i, k;
+
 	if (!u->ncand)
 		return;
 	init_ident();
 	qsort(u->covered.v, u->covered.n, sizeof(void *), cmp_str);
 	walk(u, "");
+	for (i = 0; i < 1024; i++) {
+		struct cand *c;
+
+		for (c = u->tab[i]; c; c = c->next)
+			for (k = 0; !c->live && k < c->unbuilt.n; k++)
+				if (included_by_built(u, c->unbuilt.v[k]))
+					c->live = 1;
+	}
 }
 
 char *hog_unbuilt_reason(const struct hog_unbuilt *u, const char *name)
@@ -494,18 +630,18 @@ char *hog_unbuilt_reason(const struct hog_unbuilt *u, const char *name)
 
 	if (!c || c->live || !c->defseen)
 		return NULL;
-	if (!c->nunbuilt)
+	if (!c->unbuilt.n)
 		return hog_xstrdup("nothing in the tree calls it");
-	if (c->nunbuilt == 1)
+	if (c->unbuilt.n == 1)
 		return hog_xasprintf("the tree calls it only from %s, which this configuration does not build",
-				     c->unbuilt);
+				     (char *)c->unbuilt.v[0]);
 	return hog_xasprintf("the tree calls it only from %s and %d more units, which this configuration does not build",
-			     c->unbuilt, c->nunbuilt - 1);
+			     (char *)c->unbuilt.v[0], c->unbuilt.n - 1);
 }
 
 void hog_unbuilt_free(struct hog_unbuilt *u)
 {
-	int i;
+	int i, k;
 
 	if (!u)
 		return;
@@ -516,7 +652,9 @@ void hog_unbuilt_free(struct hog_unbuilt *u)
 			next = c->next;
 			free(c->name);
 			free(c->def);
-			free(c->unbuilt);
+			for (k = 0; k < c->unbuilt.n; k++)
+				free(c->unbuilt.v[k]);
+			hog_vec_free(&c->unbuilt);
 			free(c);
 		}
 	}
@@ -524,6 +662,9 @@ void hog_unbuilt_free(struct hog_unbuilt *u)
 		free(u->roots.v[i]);
 	for (i = 0; i < u->covered.n; i++)
 		free(u->covered.v[i]);
+	for (i = 0; i < u->incl.n; i++)
+		free(u->incl.v[i]);
+	hog_vec_free(&u->incl);
 	hog_vec_free(&u->roots);
 	hog_vec_free(&u->covered);
 	free(u->tree);

@@ -18,7 +18,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export LOCKHOG_RULES=$PWD/rules/kernel.rules
 INC=$PWD/tests/fixtures/include
-echo "1..16"
+echo "1..18"
 
 tree() {	# tree DIR: the sources, nothing built
 	mkdir -p "$1/pool" "$1/include/linux" "$1/drivers"
@@ -27,6 +27,7 @@ tree() {	# tree DIR: the sources, nothing built
 #include <kstub.h>
 #define EXPORT_SYMBOL(sym) extern typeof(sym) sym
 #define DEFINE_POOL_FN(name) void pool_##name(void)
+#define MY_EXPORT(sym) EXPORT_SYMBOL(sym)
 struct pool;
 int pool_split(struct pool *p, int n);
 extern void pool_sleepy(void);
@@ -68,6 +69,12 @@ void pool_elsewhere(void) { POOL_SLEEP(elsewhere); }
 void pool_included(void) { POOL_SLEEP(included); }
 void pool_mentioned(void) { POOL_SLEEP(mentioned); }
 DEFINE_POOL_FN(macro_made) { POOL_SLEEP(macro_made); }
+void pool_wrapped(void) { POOL_SLEEP(wrapped); }
+MY_EXPORT(pool_wrapped);
+void pool_aliased(void) { POOL_SLEEP(aliased); }
+void pool_alias(void) __attribute__((alias("pool_aliased")));
+void pool_after_endif(void) { POOL_SLEEP(after_endif); }
+void pool_asm_quote(void) { POOL_SLEEP(asm_quote); }
 EOF
 	# never built here: as mm/page_isolation.c without MEMORY_ISOLATION
 	cat >"$1/pool/isolate.c" <<'EOF'
@@ -82,7 +89,8 @@ void pool_isolate(struct pool *p)
 	pool_sleepy();
 }
 EOF
-	printf '.text\n.globl pool_entry\npool_entry:\n\tcall pool_from_asm\n\tret\n' \
+	# an apostrophe in an assembler comment is no character literal
+	printf ".text\n.globl pool_entry\npool_entry:\n# we'll call on\n\tcall pool_from_asm\n\tcall pool_asm_quote\n\tret\n" \
 		>"$1/pool/entry.S"
 	cat >"$1/pool/table.c" <<'EOF'
 #include <linux/pool.h>
@@ -92,7 +100,8 @@ const char *pool_msg = "call pool_asm_named";
 void (*pool_table[])(void) = { pool_included };
 EOF
 	printf '#include "table.c"\nint pool_big;\n' >"$1/pool/big.c"
-	printf '#include <linux/pool.h>\nvoid drv(void) { pool_elsewhere(); pool_macro_made(); }\n' \
+	# a call after a directive is no declaration
+	printf '#include <linux/pool.h>\nvoid drv(int n)\n{\n#ifdef CONFIG_X\n\tn++;\n#endif\n\tpool_after_endif();\n\tpool_elsewhere();\n\tpool_macro_made();\n}\n' \
 		>"$1/drivers/drv.c"
 }
 
@@ -112,7 +121,9 @@ build() {	# build DIR gcc|clang: the units kbuild would build, no more
 		fi || return 1
 	 done &&
 	 # as kbuild's fixdep writes it: the unit and what it includes
-	 printf 'deps_pool/big.o := \\\n  pool/big.c \\\n  pool/table.c \\\n' >pool/.big.o.cmd
+	 printf 'deps_pool/big.o := \\\n  pool/big.c \\\n  pool/table.c \\\n' >pool/.big.o.cmd &&
+	 # the directory finished: what kbuild links last
+	 ar rcs pool/built-in.a pool/core.o pool/big.o pool/entry.o
 	) >"$d.build.log" 2>&1
 }
 
@@ -122,13 +133,13 @@ for fe in gcc clang; do
 	tree "$D"
 	if ! build "$D" $fe; then
 		notok "$fe: the tree builds" "$D.build.log"
-		for i in $(seq 7); do notok "$fe: skipped"; done
+		for i in $(seq 8); do notok "$fe: skipped"; done
 		continue
 	fi
 	ok "$fe: the tree builds"
 	(cd "$D" && "$LOCKHOG" report pool) >"$T/$fe.txt" 2>&1
 	(cd "$D" && "$LOCKHOG" report --all pool) >"$T/$fe.all" 2>&1
-	want="pool_elsewhere pool_exported pool_from_asm pool_included pool_inline_used pool_macro_made "
+	want="pool_after_endif pool_aliased pool_asm_quote pool_elsewhere pool_exported pool_from_asm pool_included pool_inline_used pool_macro_made pool_wrapped "
 	got=$(grep -A3 'error:\|warning:' "$T/$fe.txt" | grep -o 'chain: pool_[a-z_]*' | sed 's/chain: //' |
 		sort -u | tr '\n' ' ')
 	if [ "$got" = "$want" ]; then
@@ -161,5 +172,14 @@ for fe in gcc clang; do
 		ok "$fe: a report of one object demotes nothing"
 	else
 		notok "$fe: a report of one object demoted a holder" "$T/$fe.obj"
+	fi
+	# a directory kbuild did not finish (no built-in.a): a missing object
+	# may be one still to build, so nothing is demoted
+	rm -f "$D/pool/built-in.a"
+	(cd "$D" && "$LOCKHOG" report pool) >"$T/$fe.unfinished" 2>&1
+	if grep -q "chain: pool_split\$" "$T/$fe.unfinished"; then
+		ok "$fe: in a directory kbuild did not finish, nothing is demoted"
+	else
+		notok "$fe: a holder demoted in an unfinished build" "$T/$fe.unfinished"
 	fi
 done
