@@ -2615,7 +2615,7 @@ static void for_parts(struct lc_fn *F, CXCursor c, int *has)
 static void for_stmt(struct lc_fn *F, CXCursor c)
 {
 	struct kids ch = lc_kids_of(c);
-	int has[3], k = 0, h, bb, ib, ex;
+	int has[3], k = 0, h, bb, ib, ex, ninit;
 	CXCursor init = clang_getNullCursor(), cnd = init, inc = init, scope = F->scope;
 	int ncln = F->ncln;	/* the init's cleanup variables live to the for's end */
 
@@ -2629,6 +2629,7 @@ static void for_stmt(struct lc_fn *F, CXCursor c)
 		inc = ch.c[k++];
 	if (!clang_Cursor_isNull(init))
 		stmt(F, init);
+	ninit = F->ncln;
 	h = lc_new_block(F);
 	bb = lc_new_block(F);
 	ib = lc_new_block(F);
@@ -2644,7 +2645,12 @@ static void for_stmt(struct lc_fn *F, CXCursor c)
 	lc_seal(F, bb);
 	F->cur = bb;
 	push_target(F, ex, ib, -1);
-	F->tgt[F->ntgt - 1].brk_cln = ncln;
+	/*
+	 * A break leaves the body's variables; the init's run once, at ex,
+	 * where the break and the test's way out meet (scoped_guard()'s
+	 * "({ goto _label; })" ends in a break).
+	 */
+	F->tgt[F->ntgt - 1].brk_cln = ninit;
 	if (ch.n)
 		stmt(F, ch.c[ch.n - 1]);
 	F->ntgt--;

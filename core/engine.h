@@ -97,7 +97,7 @@ struct held {
 	 * class nest); class_NAME_destructor() gives it up.
 	 */
 	const char *guard;
-	const void *guard_at;
+	const struct hog_event *guard_at;
 	/*
 	 * Softirqs are masked while it is held (rules: lock bh=disable), or
 	 * it is a softirq or hard IRQ context: in_interrupt() is true.

@@ -633,9 +633,10 @@ static int released_by_pattern(struct fs *fs, const struct callrules *r, const c
  * memory, which the IR does not follow, so a release would match
  * nothing and the lock would stay held to the end of the caller (6.12's
  * sched_rr_get_interval(), then copy_to_user() "with runqueues held").
- * The constructor's locks are tagged with its name; the destructor of
- * the same class gives up the innermost group so tagged, since scopes
- * nest, and IRQs go back to what the first of them saved.
+ * The constructor's locks are tagged with its class and its call; the
+ * destructor, which both frontends place at the guard's own line and
+ * column, gives up the group its constructor took there, and IRQs go
+ * back to what the first of them saved.
  */
 static const char *guard_name(struct fs *fs, const char *callee, const char *part)
 {
@@ -651,7 +652,7 @@ static const char *guard_name(struct fs *fs, const char *callee, const char *par
 	return r;
 }
 
-/* The constructor's locks: tagged with its class. */
+/* The constructor's locks: tagged with its class and call. */
 static void guard_tag(struct fs *fs, struct tup *t, const struct callv *cv, int nheld_before)
 {
 	const char *g = guard_name(fs, cv->ev->callee, "_constructor");
@@ -663,21 +664,41 @@ static void guard_tag(struct fs *fs, struct tup *t, const struct callv *cv, int 
 	}
 }
 
-/*
- * The destructor, in place of its summary, whose releases name the
- * class's memory: 1 if a group of its class was held and is given up.
- */
-static int guard_release(struct fs *fs, struct tup *t, const char *callee)
+/* The summary of a destructor that undoes something: a lock, IRQs, preemption. */
+static int gives_up(const struct hog_summary *s)
 {
-	const char *g = guard_name(fs, callee, "_destructor");
-	const void *at;
-	int i, irq = -1;
+	return s->nrel || s->nirq_lock || s->preempt_delta < 0 || s->irq_exit != HOG_IRQ_CALLER ||
+	       s->irq_break;
+}
 
-	for (i = t->nheld - 1; g && i >= 0 && t->held[i].guard != g; i--)
-		;
-	if (!g || i < 0)
+static int same_place(const struct hog_event *a, const struct hog_event *b)
+{
+	return a->line == b->line && a->col == b->col;
+}
+
+/*
+ * The destructor, in place of its summary: 1 if a guard of its class
+ * is held.  It gives up the innermost group its own guard's constructor
+ * took; with none left (lockhog-check may call one destructor twice on
+ * a way out of nested scopes) it gives up nothing, since the group held
+ * is an outer guard's.  A destructor that gives nothing up (a class
+ * whose destructor only frees) keeps its summary.
+ */
+static int guard_release(struct fs *fs, struct tup *t, const struct callv *cv,
+			 const struct hog_summary *s)
+{
+	const char *g = guard_name(fs, cv->ev->callee, "_destructor");
+	const struct hog_event *at;
+	int i, any = 0, irq = -1;
+
+	for (i = 0; g && gives_up(s) && i < t->nheld; i++)
+		any |= t->held[i].guard == g;
+	if (!any)
 		return 0;
-	for (at = t->held[i].guard_at; i >= 0 && t->held[i].guard_at == at; i--) {
+	for (i = t->nheld - 1; i >= 0; i--)
+		if (t->held[i].guard == g && same_place(t->held[i].guard_at, cv->ev))
+			break;
+	for (at = i >= 0 ? t->held[i].guard_at : NULL; i >= 0 && t->held[i].guard_at == at; i--) {
 		if (t->held[i].irqprev >= 0)
 			irq = t->held[i].irqprev;
 		memmove(&t->held[i], &t->held[i + 1], (t->nheld - i - 1) * sizeof(t->held[0]));
@@ -685,6 +706,9 @@ static int guard_release(struct fs *fs, struct tup *t, const char *callee)
 	}
 	if (irq >= 0)
 		t->irq = irq;
+	/* what its summary does besides the locks: preempt_enable(), pagefault_enable() */
+	t->preempt = clamp(t->preempt + s->preempt_delta, -4, 8);
+	t->pf = clamp(t->pf + s->pf_delta, -4, 4);
 	return 1;
 }
 
@@ -708,7 +732,7 @@ static void call_tuple(struct fs *fs, struct tup t, const struct callv *cv,
 	if (released_by_pattern(fs, r, cv->ev->callee))
 		unlock_by_name(fs, &t, cv);
 	if (r->s && !r->lk && !r->iq && !r->pr && !r->pf) {
-		if (!guard_release(fs, &t, cv->ev->callee))
+		if (!guard_release(fs, &t, cv, r->s))
 			summary_call(fs, &t, cv, r, out);
 		guard_tag(fs, &t, cv, nheld_before);
 	}
