@@ -544,24 +544,31 @@ unsigned lc_in_main_file(CXTranslationUnit tu, CXCursor c)
  */
 int lc_in_unit(CXTranslationUnit tu, CXCursor c)
 {
+	static CXFile last;
+	static int last_r;
+	CXSourceLocation loc = clang_getCursorLocation(c);
 	CXFile file;
-	unsigned off;
 	CXString name;
 	const char *s;
 	size_t n;
-	int r;
 
-	if (lc_in_main_file(tu, c))
+	(void)tu;
+	if (clang_Location_isFromMainFile(loc))
 		return 1;
-	clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, &off);
+	/* only the file: a line number costs a walk of the file's text */
+	clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
 	if (!file)
 		return 0;
+	/* the cursors of one file come together: most are a header's */
+	if (last && clang_File_isEqual(file, last))
+		return last_r;
 	name = clang_getFileName(file);
 	s = clang_getCString(name);
 	n = s ? strlen(s) : 0;
-	r = n > 2 && !strcmp(s + n - 2, ".c");
+	last = file;
+	last_r = n > 2 && !strcmp(s + n - 2, ".c");
 	clang_disposeString(name);
-	return r;
+	return last_r;
 }
 
 /* A static variable's initializer, if it is defined in the main file */
