@@ -1045,6 +1045,9 @@ static int path_better(const struct hog_rules *r, int sleeps, const struct hog_p
 	int oa = qa || path_diagnostic(r, a) || path_anyctx(r, a) || a->rare;
 	int ob = qb || path_diagnostic(r, b) || path_anyctx(r, b) || b->rare;
 
+	/* a way this build never runs (mark_unbuilt()) says least */
+	if (!a->unbuilt != !b->unbuilt)
+		return !a->unbuilt;
 	/*
 	 * For a sleep, a way from outside the boot phase and checks-off,
 	 * then the way that vouches most for its claim: a sleep is no
@@ -1053,9 +1056,6 @@ static int path_better(const struct hog_rules *r, int sleeps, const struct hog_p
 	 * severity does not rest on it, and a way under a spinning lock
 	 * with IRQs off says more of them than a surer one that holds less.
 	 */
-	/* a way this build never runs (mark_unbuilt()) says least */
-	if (!a->unbuilt != !b->unbuilt)
-		return !a->unbuilt;
 	if (sleeps && qa != qb)
 		return qb;
 	if (sleeps && way_trust(a) != way_trust(b))

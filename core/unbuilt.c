@@ -375,12 +375,8 @@ static int line_at(const char *text, const char *p)
 
 static struct cand *word_at(const struct src *s, const char *w, const char *p, unsigned h)
 {
-	const struct hog_unbuilt *u = s->u;
-	struct cand *c;
+	struct cand *c = lookup(s->u, w, p - w, h);
 
-	if (!(u->bloom[(h % BLOOM_BITS) / 64] & (1ull << (h % 64))))
-		return NULL;
-	c = lookup(u, w, p - w, h);
 	return c && !c->live ? c : NULL;
 }
 
